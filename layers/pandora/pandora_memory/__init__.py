@@ -1,0 +1,1 @@
+"""Pandora Memory: explainable memory decisions for ChatGPT turns and Markdown memory."""

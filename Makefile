@@ -7,6 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 SAM_VENV := .tools/sam
 SAM := $(SAM_VENV)/bin/sam
 SAM_VERSION := 1.170.0
+export SAM_CLI_TELEMETRY := 0
 
 .DEFAULT_GOAL := help
 .PHONY: help install dev test lint typecheck unit validate build sam-check bench openapi clean

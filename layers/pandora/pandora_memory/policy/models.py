@@ -37,7 +37,7 @@ class MemoryType(StrEnum):
 
 class CandidateStatus(StrEnum):
     CANDIDATE = "candidate"
-    BLOCKED_SECRET = "blocked_secret"
+    BLOCKED_SECRET = "blocked_secret"  # noqa: S105 - a status name, not a credential
     NOT_CANDIDATE = "not_candidate"
 
 

@@ -22,7 +22,11 @@ _SHORT_TAGS = {
 }
 
 
-class _CloudFormationLoader(yaml.SafeLoader):
+# The C loader parses the template several times faster; PyYAML wheels ship it.
+_BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _CloudFormationLoader(_BaseLoader):  # type: ignore[valid-type,misc]
     """SafeLoader that turns `!Sub x` style short forms into their long `{"Fn::Sub": x}` forms."""
 
 

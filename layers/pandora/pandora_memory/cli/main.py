@@ -4,13 +4,18 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from pandora_memory.cli import classify_cmd, token_cmd
+from pandora_memory.cli import classify_cmd, feedback_cmd, review_cmd, token_cmd
 
 Registrar = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], None]
 
 
 def _registrars() -> list[Registrar]:
-    registrars: list[Registrar] = [classify_cmd.register, token_cmd.register]
+    registrars: list[Registrar] = [
+        classify_cmd.register,
+        token_cmd.register,
+        review_cmd.register,
+        feedback_cmd.register,
+    ]
     return registrars
 
 

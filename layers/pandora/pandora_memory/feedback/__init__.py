@@ -1,0 +1,1 @@
+"""The feedback loop: every review action is recorded, summarised, and tunes the next capture decision."""

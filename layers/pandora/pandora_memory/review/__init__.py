@@ -1,0 +1,1 @@
+"""The review inbox: people approve, edit, correct or reject the candidates the policy proposed."""

@@ -8,7 +8,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from scoring import REPORT_LINES
+from scoring import REPORT_LINES, SHARED_EVAL  # noqa: F401 - kept importable for older tests
 
 if TYPE_CHECKING:
     from pandora_devstack.provision import ProvisionedStack
@@ -22,9 +22,6 @@ os.environ.setdefault("POWERTOOLS_METRICS_NAMESPACE", "Pandora")
 os.environ.setdefault("POWERTOOLS_SERVICE_NAME", "pandora-memory")
 os.environ.setdefault("POWERTOOLS_TRACE_DISABLED", "true")
 
-SHARED_EVAL = Path(
-    os.environ.get("PANDORA_SHARED_EVAL", Path(__file__).resolve().parents[2] / "shared" / "eval")
-)
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

@@ -1,7 +1,14 @@
 """Precision/recall bookkeeping for labeled policy sets, printed in pytest's terminal summary."""
 
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
+
+# The public calibration sets beside the repository (CI lays shared/ next to the clone).
+SHARED_EVAL = Path(
+    os.environ.get("PANDORA_SHARED_EVAL", Path(__file__).resolve().parents[2] / "shared" / "eval")
+)
 
 
 @dataclass(frozen=True)

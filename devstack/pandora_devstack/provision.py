@@ -36,6 +36,20 @@ class ProvisionedStack:
         return self.env["TOKENS_PATH"]
 
 
+class _Clients:
+    """One client per service for a whole provisioning run (creating clients dominates its cost)."""
+
+    def __init__(self, session: boto3.Session) -> None:
+        self._session = session
+        self._clients: dict[str, Any] = {}
+        self.region = session.region_name or "us-east-1"
+
+    def get(self, service: str) -> Any:
+        if service not in self._clients:
+            self._clients[service] = self._session.client(service)  # type: ignore[call-overload]
+        return self._clients[service]
+
+
 def _dynamodb_table_request(props: Mapping[str, Any]) -> dict[str, Any]:
     request: dict[str, Any] = {
         key: props[key]
@@ -55,8 +69,8 @@ def _dynamodb_table_request(props: Mapping[str, Any]) -> dict[str, Any]:
     return request
 
 
-def _create_table(session: boto3.Session, props: Mapping[str, Any], out: dict[str, Any]) -> None:
-    client = session.client("dynamodb")
+def _create_table(clients: "_Clients", props: Mapping[str, Any], out: dict[str, Any]) -> None:
+    client = clients.get("dynamodb")
     client.create_table(**_dynamodb_table_request(props))
     if props.get("PointInTimeRecoverySpecification", {}).get("PointInTimeRecoveryEnabled"):
         client.update_continuous_backups(
@@ -66,15 +80,13 @@ def _create_table(session: boto3.Session, props: Mapping[str, Any], out: dict[st
     out["tables"].append(props["TableName"])
 
 
-def _create_bucket(session: boto3.Session, props: Mapping[str, Any], out: dict[str, Any]) -> None:
-    client: Any = session.client("s3")  # template values are untyped; S3's TypedDicts cannot help here
+def _create_bucket(clients: "_Clients", props: Mapping[str, Any], out: dict[str, Any]) -> None:
+    client: Any = clients.get("s3")  # template values are untyped; S3's TypedDicts cannot help here
     name = props["BucketName"]
-    if session.region_name == "us-east-1":
+    if clients.region == "us-east-1":
         client.create_bucket(Bucket=name)
     else:
-        client.create_bucket(
-            Bucket=name, CreateBucketConfiguration={"LocationConstraint": session.region_name}
-        )
+        client.create_bucket(Bucket=name, CreateBucketConfiguration={"LocationConstraint": clients.region})
     if "VersioningConfiguration" in props:
         client.put_bucket_versioning(
             Bucket=name, VersioningConfiguration={"Status": props["VersioningConfiguration"]["Status"]}
@@ -93,15 +105,15 @@ def _create_bucket(session: boto3.Session, props: Mapping[str, Any], out: dict[s
     out["buckets"].append(name)
 
 
-def _create_parameter(session: boto3.Session, props: Mapping[str, Any], out: dict[str, Any]) -> None:
+def _create_parameter(clients: "_Clients", props: Mapping[str, Any], out: dict[str, Any]) -> None:
     request = {
         key: props[key] for key in ("Name", "Type", "Value", "Description", "AllowedPattern") if key in props
     }
-    session.client("ssm").put_parameter(**request, Overwrite=True)
+    clients.get("ssm").put_parameter(**request, Overwrite=True)
     out["parameters"][props["Name"]] = props["Value"]
 
 
-def _create_queue(session: boto3.Session, props: Mapping[str, Any], out: dict[str, Any]) -> None:
+def _create_queue(clients: "_Clients", props: Mapping[str, Any], out: dict[str, Any]) -> None:
     attributes = {
         key: str(props[key])
         for key in ("MessageRetentionPeriod", "VisibilityTimeout", "KmsMasterKeyId")
@@ -109,13 +121,13 @@ def _create_queue(session: boto3.Session, props: Mapping[str, Any], out: dict[st
     }
     if props.get("SqsManagedSseEnabled"):
         attributes["SqsManagedSseEnabled"] = "true"
-    sqs: Any = session.client("sqs")
+    sqs: Any = clients.get("sqs")
     response = sqs.create_queue(QueueName=props["QueueName"], Attributes=attributes)
     out["queues"][props["QueueName"]] = response["QueueUrl"]
 
 
 # The bucket policy only denies plain-HTTP access, which cannot apply to a loopback emulator.
-_CREATORS: dict[str, Callable[[boto3.Session, Mapping[str, Any], dict[str, Any]], None]] = {
+_CREATORS: dict[str, Callable[["_Clients", Mapping[str, Any], dict[str, Any]], None]] = {
     "AWS::DynamoDB::Table": _create_table,
     "AWS::S3::Bucket": _create_bucket,
     "AWS::SSM::Parameter": _create_parameter,
@@ -134,6 +146,7 @@ def provision(
     region = session.region_name or "us-east-1"
     template = load_template(template_path)
     resolver = Resolver(template, stack_name=stack_name, region=region, parameters={"Stage": stage})
+    clients = _Clients(session)
     created: dict[str, Any] = {"tables": [], "buckets": [], "parameters": {}, "queues": {}}
     table_names: dict[str, str] = {}
     for logical_id, resource in template["Resources"].items():
@@ -141,7 +154,7 @@ def provision(
         if creator is None:
             continue
         properties = resolver.resolve(resource.get("Properties", {}))
-        creator(session, properties, created)
+        creator(clients, properties, created)
         if resource["Type"] == "AWS::DynamoDB::Table":
             table_names[logical_id] = properties["TableName"]
     env = function_environment(template, resolver)

@@ -1,0 +1,1 @@
+"""The adaptive turn endpoint: models, service, context pack, metrics and its HTTP surface."""

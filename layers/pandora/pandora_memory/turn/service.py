@@ -1,0 +1,278 @@
+"""The adaptive turn: decide retrieval before an answer and candidates after it, within the flags' gates.
+
+Reads at most the flags (cached) and one memory query per turn; writes at most one conditional put
+or one transaction. Secrets are redacted before anything is stored, logged, measured or returned.
+"""
+
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from aws_lambda_powertools import Logger
+
+from pandora_memory.flags import AutopilotMode, FlagSource
+from pandora_memory.namespaces import Namespace
+from pandora_memory.policy.candidate import should_auto_create_memory_candidate
+from pandora_memory.policy.models import CandidateDecision, CandidateStatus, RetrievalMode, RetrieveDecision
+from pandora_memory.policy.retrieve import should_auto_retrieve_memory
+from pandora_memory.policy.rules import policy_version
+from pandora_memory.secrets import redact
+from pandora_memory.storage.candidates import CandidateRepository
+from pandora_memory.storage.capture import AutoCaptureWriter
+from pandora_memory.storage.records import CandidateRecord, InboxStatus
+from pandora_memory.turn import metric_names as names
+from pandora_memory.turn.auth import require_namespace
+from pandora_memory.turn.candidate_records import (
+    SOURCE,
+    Redactor,
+    Sanitised,
+    candidate_record,
+    captured_memory,
+    duplicate_preview,
+    preview,
+    sanitise,
+)
+from pandora_memory.turn.context_pack import EMPTY_PACK, ContextSource, build_context_pack
+from pandora_memory.turn.gates import Gates, may_auto_capture, open_gates
+from pandora_memory.turn.metrics import TurnMetrics
+from pandora_memory.turn.models import (
+    CandidateOutcome,
+    CandidatePreview,
+    PreviewStatus,
+    RetrievalInfo,
+    TurnMode,
+    TurnRequest,
+    TurnResponse,
+)
+
+# Named explicitly: a child created before the environment is set would otherwise log nowhere.
+logger = Logger(service=os.getenv("POWERTOOLS_SERVICE_NAME", "pandora-memory"), child=True)
+
+
+class RetrievePolicy(Protocol):
+    def __call__(
+        self,
+        user_message: str,
+        conversation_type: str | None = None,
+        namespace: Namespace | str | None = None,
+        current_task: str | None = None,
+    ) -> RetrieveDecision: ...
+
+
+class CandidatePolicy(Protocol):
+    def __call__(
+        self,
+        user_message: str,
+        assistant_response: str | None = None,
+        namespace: Namespace | str | None = None,
+        source: str = SOURCE,
+    ) -> CandidateDecision: ...
+
+
+@dataclass(frozen=True)
+class TurnTuning:
+    context_budget_tokens: int = 1500
+    auto_capture_min_confidence: float = 0.8
+
+
+class TurnService:
+    def __init__(
+        self,
+        *,
+        flags: FlagSource,
+        context_sources: Sequence[ContextSource],
+        candidates: CandidateRepository,
+        capture: AutoCaptureWriter,
+        metrics: TurnMetrics,
+        retrieve_policy: RetrievePolicy = should_auto_retrieve_memory,
+        candidate_policy: CandidatePolicy = should_auto_create_memory_candidate,
+        redactor: Redactor = redact,
+        tuning: TurnTuning = TurnTuning(),
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        self._flags = flags
+        self._sources = tuple(context_sources)
+        self._candidates = candidates
+        self._capture = capture
+        self._metrics = metrics
+        self._retrieve_policy = retrieve_policy
+        self._candidate_policy = candidate_policy
+        self._redact = redactor
+        self._tuning = tuning
+        self._clock = clock
+
+    def run(self, request: TurnRequest, scope: frozenset[Namespace]) -> TurnResponse:
+        require_namespace(request.namespace, scope)
+        started = self._clock()
+        try:
+            gates = open_gates(self._flags.current())
+            if request.mode is TurnMode.PRE_ANSWER:
+                response = self._pre_answer(request, gates)
+            else:
+                response = self._post_answer(request, gates)
+        finally:
+            elapsed_ms = (self._clock() - started) * 1000
+            self._metrics.turn_latency(mode=request.mode.value, milliseconds=elapsed_ms)
+        return response
+
+    # -- before the answer ------------------------------------------------------------------------
+
+    def _pre_answer(self, request: TurnRequest, gates: Gates) -> TurnResponse:
+        if not gates.retrieve:
+            off = gates.autopilot is AutopilotMode.OFF
+            gate = names.REASON_AUTOPILOT_OFF if off else names.REASON_AUTO_RETRIEVE_OFF
+            self._metrics.retrieve_decision(retrieve=False, rule_id=gate)
+            logger.info("turn decided", extra={"mode": request.mode.value, "retrieve_rule": gate})
+            info = RetrievalInfo(
+                reason=f"retrieval is switched off ({gate})",
+                mode=RetrievalMode.NONE,
+                rules=[gate],
+                item_count=0,
+                estimated_tokens=0,
+                truncated=False,
+            )
+            return self._response(request, gates, retrieval=info)
+
+        decision = self._retrieve_policy(
+            request.user_message, namespace=request.namespace, current_task=request.current_task
+        )
+        pack = EMPTY_PACK
+        if decision.should_retrieve:
+            query = " ".join(part for part in (request.user_message, request.current_task) if part)
+            pack = build_context_pack(
+                self._sources, request.namespace, query, self._tuning.context_budget_tokens
+            )
+        primary_rule = decision.rules[0] if decision.rules else None
+        self._metrics.retrieve_decision(retrieve=decision.should_retrieve, rule_id=primary_rule)
+        logger.info(
+            "turn decided",
+            extra={
+                "mode": request.mode.value,
+                "namespace": request.namespace.value,
+                "retrieve": decision.should_retrieve,
+                "retrieve_rules": decision.rules,
+                "context_items": len(pack.item_ids),
+            },
+        )
+        info = RetrievalInfo(
+            reason=self._redact(decision.reason).text,
+            mode=decision.retrieval_mode if decision.should_retrieve else RetrievalMode.NONE,
+            rules=decision.rules,
+            item_count=len(pack.item_ids),
+            estimated_tokens=pack.estimated_tokens,
+            truncated=pack.truncated,
+        )
+        return self._response(
+            request, gates, retrieval=info, should_retrieve=decision.should_retrieve, context=pack.text
+        )
+
+    # -- after the answer -------------------------------------------------------------------------
+
+    def _post_answer(self, request: TurnRequest, gates: Gates) -> TurnResponse:
+        if not gates.evaluate_candidates:
+            self._record_outcome(request, CandidateOutcome.DISABLED, "none", None)
+            return self._response(request, gates)
+
+        decision = self._candidate_policy(
+            request.user_message,
+            assistant_response=request.assistant_draft,
+            namespace=request.namespace,
+            source=SOURCE,
+        )
+        clean = sanitise(decision, self._redact)
+        warnings = list(gates.warnings)
+        if clean.secret:
+            kinds = ", ".join(clean.secret_kinds) or "credential"
+            warnings.append(f"secret withheld ({kinds}): it is never stored; rotate it if it was real")
+
+        if decision.status is CandidateStatus.NOT_CANDIDATE and not clean.secret:
+            skipped = preview(decision, clean, PreviewStatus.NOT_CANDIDATE, CandidateOutcome.NOT_CANDIDATE)
+            self._record_outcome(request, CandidateOutcome.NOT_CANDIDATE, decision.memory_type.value, None)
+            return self._response(request, gates, preview=skipped, warnings=warnings)
+
+        record = candidate_record(request.namespace, decision, clean)
+        result = self._store(record, decision, clean, gates)
+        self._record_outcome(request, result.outcome, decision.memory_type.value, result)
+        return self._response(
+            request,
+            gates,
+            preview=result,
+            should_create_candidate=decision.should_create_candidate or clean.secret,
+            warnings=warnings,
+        )
+
+    def _store(
+        self, record: CandidateRecord, decision: CandidateDecision, clean: Sanitised, gates: Gates
+    ) -> CandidatePreview:
+        """Capture, queue or only preview, as the gates allow; a repeat names the stored item."""
+        if clean.secret:
+            status, outcome = PreviewStatus.BLOCKED_SECRET, CandidateOutcome.BLOCKED_SECRET
+        elif record.requires_review:
+            status, outcome = PreviewStatus.PENDING_REVIEW, CandidateOutcome.REVIEW_REQUIRED
+        else:
+            status, outcome = PreviewStatus.PENDING_REVIEW, CandidateOutcome.QUEUED
+
+        if may_auto_capture(decision, gates, self._tuning.auto_capture_min_confidence, clean.secret):
+            record = record.model_copy(update={"status": InboxStatus.AUTO_CAPTURED})
+            result = self._capture.capture(captured_memory(record), record)
+            status, outcome = PreviewStatus.AUTO_CAPTURED, CandidateOutcome.AUTO_CAPTURED
+        elif gates.write_inbox:
+            result = self._candidates.add(record)
+        else:
+            outcome = outcome if clean.secret else CandidateOutcome.SUGGEST_ONLY
+            return preview(decision, clean, PreviewStatus.PREVIEW, outcome, record)
+
+        if result.existing is not None:
+            return duplicate_preview(record, decision, clean, result.existing)
+        return preview(decision, clean, status, outcome, record, stored=True)
+
+    # -- shared -----------------------------------------------------------------------------------
+
+    def _record_outcome(
+        self,
+        request: TurnRequest,
+        outcome: CandidateOutcome,
+        memory_type: str,
+        preview: CandidatePreview | None,
+    ) -> None:
+        self._metrics.candidate_outcome(
+            outcome=outcome.value, memory_type=memory_type, namespace=request.namespace.value
+        )
+        logger.info(
+            "turn decided",
+            extra={
+                "mode": request.mode.value,
+                "namespace": request.namespace.value,
+                "candidate_outcome": outcome.value,
+                "candidate_id": preview.id if preview else None,
+                "candidate_status": preview.status.value if preview else None,
+                "candidate_rules": preview.rules if preview else [],
+            },
+        )
+
+    @staticmethod
+    def _response(
+        request: TurnRequest,
+        gates: Gates,
+        *,
+        retrieval: RetrievalInfo | None = None,
+        should_retrieve: bool = False,
+        context: str = "",
+        preview: CandidatePreview | None = None,
+        should_create_candidate: bool = False,
+        warnings: list[str] | None = None,
+    ) -> TurnResponse:
+        return TurnResponse(
+            namespace=request.namespace,
+            mode=request.mode,
+            autopilot=gates.autopilot,
+            should_retrieve=should_retrieve,
+            context=context,
+            retrieval=retrieval,
+            should_create_candidate=should_create_candidate,
+            candidate_preview=preview,
+            warnings=list(gates.warnings) if warnings is None else warnings,
+            policy_version=policy_version(),
+        )

@@ -4,7 +4,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from pandora_memory.cli import classify_cmd, feedback_cmd, review_cmd, token_cmd
+from pandora_memory.cli import backfill_cmd, classify_cmd, feedback_cmd, review_cmd, token_cmd
 
 Registrar = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], None]
 
@@ -15,6 +15,7 @@ def _registrars() -> list[Registrar]:
         token_cmd.register,
         review_cmd.register,
         feedback_cmd.register,
+        backfill_cmd.register,
     ]
     return registrars
 

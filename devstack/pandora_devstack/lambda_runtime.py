@@ -11,6 +11,7 @@ import time
 import traceback
 import uuid
 from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -19,6 +20,8 @@ from typing import Any
 from pandora_devstack.api_routes import SERVERLESS_FUNCTION
 
 Handler = Callable[[dict[str, Any], Any], Any]
+# Wraps every call of a function (given its name), e.g. to measure it as AWS/Lambda would.
+InvocationMonitor = Callable[[str], AbstractContextManager[None]]
 
 DEFAULT_MEMORY_MB = 128
 DEFAULT_TIMEOUT_S = 3
@@ -123,9 +126,14 @@ def _import_handler(spec: FunctionSpec) -> Handler:
     return handler  # type: ignore[no-any-return]
 
 
+def _unmonitored(function_name: str) -> AbstractContextManager[None]:
+    return nullcontext()
+
+
 class LocalFunction:
-    def __init__(self, spec: FunctionSpec) -> None:
+    def __init__(self, spec: FunctionSpec, monitor: InvocationMonitor = _unmonitored) -> None:
         self.spec = spec
+        self._monitor = monitor
         self.init_error: FunctionInitError | None = None
         self._handler: Handler | None = None
         try:
@@ -150,19 +158,22 @@ class LocalFunction:
         if self._handler is None:
             raise self.init_error or FunctionInitError(self.spec.logical_id)
         context = self.context()
-        started = time.monotonic()
-        result = self._handler(event, context)
-        elapsed = time.monotonic() - started
-        if elapsed > self.spec.timeout_s:
-            # Lambda would have stopped the handler, so its late result must not reach the caller.
-            raise FunctionTimeoutError(
-                f"{self.spec.logical_id} ran {elapsed:.1f}s, over its Timeout of {self.spec.timeout_s}s"
-            )
+        with self._monitor(self.spec.function_name):
+            started = time.monotonic()
+            result = self._handler(event, context)
+            elapsed = time.monotonic() - started
+            if elapsed > self.spec.timeout_s:
+                # Lambda would have stopped the handler, so its late result must not reach the caller.
+                raise FunctionTimeoutError(
+                    f"{self.spec.logical_id} ran {elapsed:.1f}s, over its Timeout of {self.spec.timeout_s}s"
+                )
         return result
 
     def unload(self) -> None:
         sys.modules.pop(self.spec.module_name, None)
 
 
-def load_functions(specs: Mapping[str, FunctionSpec]) -> dict[str, LocalFunction]:
-    return {logical_id: LocalFunction(spec) for logical_id, spec in specs.items()}
+def load_functions(
+    specs: Mapping[str, FunctionSpec], monitor: InvocationMonitor = _unmonitored
+) -> dict[str, LocalFunction]:
+    return {logical_id: LocalFunction(spec, monitor) for logical_id, spec in specs.items()}

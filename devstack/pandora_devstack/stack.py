@@ -29,6 +29,7 @@ from pandora_devstack.http_server import ApiServer
 from pandora_devstack.lambda_runtime import LocalFunction, function_specs, load_functions
 from pandora_devstack.local_config import LocalStackInfo, remove_local_json, write_local_json
 from pandora_devstack.messages import HttpRequest, HttpResponse
+from pandora_devstack.observability.console import LocalObservability
 from pandora_devstack.provision import LOCAL_STACK_NAME, ProvisionedStack, function_environment, provision
 from pandora_devstack.proxy_events import ApiStage
 from pandora_devstack.sigv4 import SigV4Verifier
@@ -114,6 +115,7 @@ class LocalStack:
         self._api: ApiServer | None = None
         self._functions: dict[str, LocalFunction] = {}
         self._gateway: ApiGateway | None = None
+        self._observability: LocalObservability | None = None
         self._started_tasks: list[BackgroundTask] = []
         self._info: LocalStackInfo | None = None
         self._holds_lock = False
@@ -151,6 +153,7 @@ class LocalStack:
         for function in self._functions.values():
             function.unload()
         self._functions.clear()
+        self._observability = None
         self._env.restore()
         if self._info is not None and self.state_dir is not None:
             remove_local_json(self._info, self.state_dir)
@@ -187,6 +190,9 @@ class LocalStack:
         """The gateway without sockets, for callers already in-process."""
         if self._gateway is None:
             raise LocalStackError("the local stack is not running")
+        if self._observability is not None:
+            # Serves /_local/dashboard and counts the API's requests as API Gateway would.
+            return self._observability.handle(request, self._gateway.handle)
         return self._gateway.handle(request)
 
     def session(self) -> boto3.Session:
@@ -213,10 +219,18 @@ class LocalStack:
         )
         self._env.set({**provisioned.env, **_functions_environment(template, resolver)})
         tokens = self._mint_dev_tokens(session, provisioned.tokens_path)
+        self._observability = LocalObservability.from_template(
+            template,
+            resolver,
+            api_name=self.stack_name,  # SAM names the REST API after its stack
+            stage=self.stage,
+            sqs=session.client("sqs"),
+            queue_urls=provisioned.queue_urls,
+        )
 
         routes = read_routes(template)
         specs = function_specs(template, self.template_path.parent, self.stack_name, self.region, ACCOUNT_ID)
-        self._functions = load_functions(specs)
+        self._functions = load_functions(specs, self._observability.monitor)
         self._gateway = self._build_gateway(routes, api.host)
         api.start()
 

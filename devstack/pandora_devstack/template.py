@@ -131,6 +131,8 @@ class Resolver:
         resource = self.template["Resources"][logical_id]
         kind = resource["Type"]
         name = self._ref(logical_id)
+        if kind == "AWS::SQS::Queue" and attribute == "QueueName":
+            return name
         if attribute != "Arn":
             raise UnsupportedIntrinsicError(f"GetAtt {logical_id}.{attribute}")
         if kind == "AWS::DynamoDB::Table":
@@ -151,6 +153,9 @@ class Resolver:
 
         def replace(match: re.Match[str]) -> str:
             token = match.group(1)
+            if token.startswith("!"):
+                # `${!Literal}` is CloudFormation's escape for a literal `${Literal}` (dashboard labels).
+                return "${" + token[1:] + "}"
             if token in extra:
                 return extra[token]
             if "." in token and not token.startswith("AWS::"):
@@ -158,4 +163,4 @@ class Resolver:
                 return self._get_att([logical_id, attribute])
             return self._ref(token)
 
-        return re.sub(r"\$\{([^}!]+)\}", replace, text)
+        return re.sub(r"\$\{([^}]+)\}", replace, text)

@@ -1,0 +1,340 @@
+"""Context rules: a value *stated* to be a credential, in code or in prose.
+
+Anchored at each credential noun found by `heads`, so each form costs one anchored match:
+  NAME = value          DB_PASSWORD=..., "client_secret": "...", apiKey: '...', --token ...
+  noun [for X] is value "the wifi password is hunter2", "my password for gmail is ...", "pin: 4471"
+  noun's / noun to      "the password's ...", "changed my password to ..."
+  noun value            "password hunter2", "mistral key yqbN..." (stricter value test)
+  value as the noun     "use hunter2 as the password", "hunter2 is my password"
+The span is the value alone, so the words around it survive redaction.
+"""
+
+import re
+
+from pandora_memory.secrets.findings import Candidate, Coverage
+from pandora_memory.secrets.heads import WEAK, Head
+from pandora_memory.secrets.lexicon import NON_SECRET_SUFFIXES, PUBLIC_COMPONENTS
+from pandora_memory.secrets.values import (
+    components,
+    has_digit,
+    has_password_shape,
+    is_dismissed,
+    is_public_identifier,
+    looks_like_credential,
+    looks_like_password,
+    looks_random,
+    strip_value,
+)
+
+PRIORITY = 2
+
+_CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
+_QUOTED = r"\"[^\"\n]{1,200}\"|'[^'\n]{1,200}'|`[^`\n]{1,200}`|“[^”\n]{1,200}”|«[^»\n]{1,200}»"
+# Unquoted values end at , ; & when a new field or a space follows (a=1&b=2, k=v; k2=v2), so that
+# "P&ssw0rd" stays whole while "Password=x;Encrypt=True" stops after x.
+_FIELD_END = r"[,;&](?![\s\w\-.]*[=:]|$)"
+_PROSE_VALUE = rf"(?P<value>{_QUOTED}|(?:[^\s\"'`<>，。、,;&{_CJK}]|{_FIELD_END}){{1,256}})"
+_ASSIGNED_VALUE = rf"(?P<value>{_QUOTED}|(?:[^\s\"'`<>,;&]|{_FIELD_END}){{1,256}})"
+
+# define('DB_PASSWORD', 'x'), setenv("API_TOKEN", "x"): a quoted name, a comma, a quoted value.
+_QUOTED_PAIR = re.compile(r"(?P<rest>[\w.\-]{0,40}?)[\"'][ \t]*,[ \t]*(?P<value>" + _QUOTED + ")")
+# Values given in groups of four (app passwords "abcd efgh ijkl mnop", codes "1234-5678-9012").
+_MORE_GROUPS = re.compile(r"(?:[ \-][A-Za-z0-9]{4}){1,7}(?![\w\-])")
+_ASSIGNMENT = re.compile(
+    r"(?P<rest>[\w.\-]{0,40}?)[\"'\])]{0,2}[ \t]*(?::=|=>|->|==|=|:|：)[ \t]*" + _ASSIGNED_VALUE
+)
+_CONNECTOR = (
+    r"(?:[ \t]+(?:number|num|code|phrase))?"
+    r"(?:[ \t]+(?:for|of|on|to|at|in|de|del|da|do|du|für|von|para|pour|per)[ \t]+"
+    r"(?:[^\s:=,;!?]+[ \t]+){0,3}?[^\s:=,;!?]+)?"
+    r"(?:[ \t]*[:=：][ \t]*|[ \t]+(?:is|was|are|will[ \t]+be|would[ \t]+be|should[ \t]+be|has[ \t]+been|"
+    r"became|becomes|es|era|é|est|ist|è|sigue[ \t]+siendo)(?:[ \t]*:)?[ \t]+"
+    r"(?:(?:now|still|just|literally|actually|simply|currently|set[ \t]+to|always|probably)[ \t]+)?)"
+)
+_STATEMENT = re.compile(_CONNECTOR + _PROSE_VALUE, re.IGNORECASE)
+_POSSESSIVE = re.compile(r"['’]s[ \t]+" + _PROSE_VALUE)
+_CHANGED_TO = re.compile(r"[ \t]+(?:to|into|as)[ \t]+" + _PROSE_VALUE, re.IGNORECASE)
+_CJK_PARTICLE = re.compile(
+    r"[ \t]*(?P<particle>는요|은요|는|은|이|가|は|が|是|为|為|:|：|=)?[ \t]*" + _PROSE_VALUE
+)
+_BARE = re.compile(r"[ \t]+" + _PROSE_VALUE)
+# "my password:\nhunter2" / "token:\n```\nabc...\n```": the value alone on the next line.
+_NEXT_LINE = re.compile(
+    r"[ \t]*[:=：][ \t]*\r?\n(?:[ \t]*```[\w-]*\r?\n)?[ \t]*(?P<value>\S{4,256})[ \t]*(?:\r?\n|$)"
+)
+# A lower-case word can never be a bare value (those need a digit, a symbol or mixed case).
+_PLAIN_WORD = re.compile(r"[a-z]+[.,;:!?]?").fullmatch
+_NEXT_WORD = re.compile(r"[ \t]+(\S+)")
+# First words after a noun that may start a "noun [for X] is value" statement.
+_STATEMENT_STARTS = frozenset(
+    {
+        "is",
+        "was",
+        "are",
+        "will",
+        "would",
+        "should",
+        "has",
+        "became",
+        "becomes",
+        "es",
+        "era",
+        "é",
+        "est",
+        "ist",
+        "è",
+        "sigue",
+        "number",
+        "num",
+        "code",
+        "phrase",
+        "for",
+        "of",
+        "on",
+        "to",
+        "at",
+        "in",
+        "de",
+        "del",
+        "da",
+        "do",
+        "du",
+        "für",
+        "von",
+        "para",
+        "pour",
+        "per",
+        "is:",
+        "was:",
+    }
+)
+
+# Value-first statements are read backwards from the noun over whitespace-split words:
+#   VERB value (as|for) [the] [w1 w2] NOUN      "use hunter2 as the wifi password"
+#   value (is|was) [my] [w1 w2] NOUN            "hunter2 is my gmail password"
+_WORD = re.compile(r"\S+")
+_FILLER = re.compile(r"[\w\-]+")
+_BACKWARD_GATE = re.compile(r"\s(?:is|as|was|for|=|es|era|é|est|ist|como|comme)\s", re.IGNORECASE)
+_LINKS = frozenset(
+    {"and", "or", "but", "is", "was", "are", "to", "for", "of", "in", "on", "at", "with", "not", "no"}
+)
+_USE_VERBS = frozenset({"use", "try", "enter", "type", "with", "put", "usa", "utiliza", "usar", "prueba"})
+_AS = frozenset({"as", "for", "como", "comme"})
+_COPULAS = frozenset({"is", "was", "=", "es", "era", "é", "est", "ist"})
+_OWNERS = frozenset(
+    {
+        "the",
+        "my",
+        "your",
+        "our",
+        "his",
+        "her",
+        "their",
+        "a",
+        "an",
+        "el",
+        "la",
+        "mi",
+        "tu",
+        "ma",
+        "mon",
+        "mein",
+        "meine",
+    }
+)
+
+# Keypad / backup codes: 1357#, 12-34-56, 8271-4402.
+_NUMERIC_CODE = re.compile(r"\d[\d\-#*. ]{2,18}[\d#*]")
+# Further codes of a list after the first one ("backup codes: 8271-4402 9931-0087").
+_MORE_CODES = re.compile(r"(?:[ \t]*[,;]?[ \t]+(?:\d{4,10}|[0-9a-z]{3,6}-[0-9a-z]{3,6})(?![\w\-]))+")
+
+_KINDS = {
+    "password": "password",
+    "pass": "password",
+    "pin": "pin",
+    "code": "access_code",
+    "token": "token",
+    "secret": "secret",
+    "key": "api_key",
+    "credential": "credential",
+    "auth": "token",
+    WEAK: "generic_secret",
+}
+
+ASSIGNED, STATED, BARE = "assigned", "stated", "bare"
+
+
+def _has_shape(family: str, value: str, form: str) -> bool:
+    """The family's test on the value's shape alone (cheap, so it runs first)."""
+    if family == WEAK:
+        return looks_random(value) and not is_public_identifier(value)
+    if family in ("password", "pass"):
+        return has_password_shape(value) if form == BARE else looks_like_password(value)
+    if family in ("pin", "code"):
+        if value.isdigit() or _NUMERIC_CODE.fullmatch(value):
+            return 4 <= sum(ch.isdigit() for ch in value) <= 16
+        return form != BARE and has_password_shape(value) and (family == "pin" or has_digit(value))
+    return looks_like_credential(value) and (form != BARE or len(value) >= 12)
+
+
+def acceptable(family: str, value: str, form: str) -> bool:
+    """Does `value` look like what a `family` credential stated in `form` would be?"""
+    return bool(value) and _has_shape(family, value, form) and not is_dismissed(value)
+
+
+def _value_span(match: re.Match[str]) -> tuple[int, int, str]:
+    raw = match.group("value")
+    start, end = strip_value(raw)
+    offset = match.start("value")
+    return offset + start, offset + end, raw[start:end]
+
+
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-$@")
+
+
+def _name_start(text: str, head_start: int) -> int:
+    """Where the identifier holding the head begins (a plain backward scan: no regex search)."""
+    floor = max(0, head_start - 60)
+    start = head_start
+    while start > floor and text[start - 1] in _NAME_CHARS:
+        start -= 1
+    return start
+
+
+def _inside_uri(text: str, name_start: int) -> bool:
+    """A "name" that is a segment of an ARN / URN / URL (arn:aws:...:secret:prod/db) names a resource."""
+    floor = max(0, name_start - 160)
+    word_start = max(text.rfind(" ", floor, name_start), text.rfind("\n", floor, name_start), floor - 1) + 1
+    segment = text[word_start:name_start]
+    return "arn:" in segment or "urn:" in segment or "://" in segment
+
+
+def _name_is_secret(text: str, head: Head, rest: str) -> bool:
+    """DB_PASSWORD yes; password_hash, token_type, NEXT_PUBLIC_ANON_KEY, KEY_ID no."""
+    name_start = _name_start(text, head.start)
+    if _inside_uri(text, name_start):
+        return False
+    parts = components(text[name_start : head.end] + rest)
+    if not parts or any(part in PUBLIC_COMPONENTS for part in parts):
+        return False
+    return parts[-1] not in NON_SECRET_SUFFIXES
+
+
+def _candidate(head: Head, match: re.Match[str], form: str, covered: Coverage) -> Candidate | None:
+    start, end, value = _value_span(match)
+    if covered.covers(start, end) or not acceptable(head.family, value, form):
+        return None
+    if head.family == "code":
+        more = _MORE_CODES.match(match.string, end)
+        end = more.end() if more else end
+    elif len(value) == 4 and head.family in ("password", "pin"):
+        groups = _MORE_GROUPS.match(match.string, end)
+        end = groups.end() if groups else end
+    return Candidate(_KINDS[head.family], start, end, f"context-{form}", PRIORITY)
+
+
+def _ordinary_word_follows(text: str, position: int) -> bool:
+    """ "password reset", "key point": a plain lower-case word that opens no form, so no regex runs."""
+    after = _NEXT_WORD.match(text, position)
+    if after is None or not _PLAIN_WORD(after.group(1)):
+        return False
+    word = after.group(1).rstrip(".,;:!?")
+    return word not in _STATEMENT_STARTS and word not in ("to", "into", "as")
+
+
+def _forward_matches(text: str, head: Head) -> list[tuple[re.Match[str], str]]:
+    """Anchored matches of the value-after-noun forms that apply to this head."""
+    found: list[tuple[re.Match[str], str]] = []
+    if head.latin and text[head.end : head.end + 1] == " " and _ordinary_word_follows(text, head.end):
+        return found
+    for pattern in (_ASSIGNMENT, _QUOTED_PAIR):
+        assignment = pattern.match(text, head.end)
+        if assignment is not None and _name_is_secret(text, head, assignment.group("rest")):
+            found.append((assignment, ASSIGNED))
+    if head.family in ("pass", "auth") or head.in_identifier:
+        return found
+    next_line = _NEXT_LINE.match(text, head.end)
+    if next_line is not None:
+        found.append((next_line, STATED))
+    follow = text[head.end : head.end + 1]
+    if not head.latin:
+        particle = _CJK_PARTICLE.match(text, head.end)
+        if particle is not None:
+            found.append((particle, STATED if particle.group("particle") else BARE))
+        return found
+    if follow in ("'", "’"):
+        statement = _POSSESSIVE.match(text, head.end)
+    elif follow and follow in " \t:=：":
+        next_word = _NEXT_WORD.match(text, head.end)
+        word = next_word.group(1).lower().rstrip(":") if next_word else ""
+        statement = None
+        if follow not in " \t" or word[:1] in (":", "=", "：") or word in _STATEMENT_STARTS:
+            statement = _STATEMENT.match(text, head.end)
+        if word in ("to", "into", "as"):
+            changed = _CHANGED_TO.match(text, head.end)
+            if changed is not None:  # "password to continue": only a password-shaped value counts
+                found.append((changed, BARE))
+        elif next_word is not None and word not in _STATEMENT_STARTS and not _PLAIN_WORD(next_word.group(1)):
+            bare = _BARE.match(text, head.end)
+            if bare is not None:
+                found.append((bare, BARE))
+    else:
+        statement = None
+    if statement is not None:
+        found.append((statement, STATED))
+    return found
+
+
+def _value_before(words: list[re.Match[str]]) -> re.Match[str] | None:
+    """The value word of a value-first statement ending right before the head, if any."""
+    lowered = [word.group().lower() for word in words]
+    for connector in range(len(words) - 1, max(len(words) - 5, 0), -1):
+        between = lowered[connector + 1 :]
+        if between and between[0] in _OWNERS:
+            between = between[1:]
+        if len(between) > 2 or not all(_FILLER.fullmatch(word) and word not in _LINKS for word in between):
+            continue
+        if lowered[connector] in _AS:
+            verb = lowered[connector - 2] if connector >= 2 else ""
+            if (
+                verb in _USE_VERBS
+                or lowered[connector - 3 : connector - 1] == ["it", "is"]
+                or verb in ("it's", "its")
+            ):
+                return words[connector - 1]
+        elif lowered[connector] in _COPULAS:
+            return words[connector - 1]
+    return None
+
+
+def _backward(text: str, head: Head, covered: Coverage) -> Candidate | None:
+    if head.family in ("pass", "auth", WEAK) or head.in_identifier or not head.latin:
+        return None
+    window_start = max(0, head.start - 96)
+    if _BACKWARD_GATE.search(text, max(0, head.start - 48), head.start) is None:
+        return None
+    word = _value_before(list(_WORD.finditer(text, window_start, head.start))[-7:])
+    if word is None:
+        return None
+    raw = word.group()
+    start, end = strip_value(raw)
+    value = raw[start:end]
+    start, end = word.start() + start, word.start() + end
+    if not has_password_shape(value):  # "use fingerprint as the password" names no password
+        return None
+    if covered.covers(start, end) or not acceptable(head.family, value, STATED):
+        return None
+    return Candidate(_KINDS[head.family], start, end, "context-value-first", PRIORITY)
+
+
+def context_candidates(text: str, heads: list[Head], covered: Coverage) -> list[Candidate]:
+    found: list[Candidate] = []
+    for head in heads:
+        for match, form in _forward_matches(text, head):
+            candidate = _candidate(head, match, form, covered)
+            if candidate is not None:
+                found.append(candidate)
+        before = _backward(text, head, covered)
+        if before is not None:
+            found.append(before)
+    return found

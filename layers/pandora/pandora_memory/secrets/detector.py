@@ -1,0 +1,79 @@
+"""The layered detector: providers, structures, JWT claims, seed phrases, context, entropy.
+
+Cost control, since it runs on every message: provider, JWT and entropy layers only look at
+messages holding a "long word" (16+ characters without whitespace, found with ``str.split``),
+and their needles are searched in those long words only; structure rules are gated by literal
+needles; context and entropy rules run only around credential nouns found by one trie regex.
+"""
+
+from pandora_memory.secrets.allowlist import public_regions
+from pandora_memory.secrets.context_rules import context_candidates
+from pandora_memory.secrets.entropy import entropy_candidates
+from pandora_memory.secrets.findings import Candidate, Coverage, SecretFinding
+from pandora_memory.secrets.heads import find_heads
+from pandora_memory.secrets.jwt_claims import JWT_NEEDLES, jwt_candidates
+from pandora_memory.secrets.pattern_rule import RuleIndex
+from pandora_memory.secrets.providers import PROVIDER_RULES
+from pandora_memory.secrets.seed_phrase import mentions_seed_phrase, seed_phrase_candidates
+from pandora_memory.secrets.structures import STRUCTURE_RULES
+
+LONG_WORD = 16
+_PROVIDERS = RuleIndex(PROVIDER_RULES)
+
+
+def _same_length_lower(text: str) -> str:
+    """text.lower() with offsets kept: a few characters (İ) lower-case to two code points."""
+    lowered = text.lower()
+    if len(lowered) == len(text):
+        return lowered
+    return "".join(ch.lower() if len(ch.lower()) == 1 else ch for ch in text)
+
+
+def _candidates(text: str) -> list[Candidate]:
+    lowered = _same_length_lower(text)
+    words = text.split()
+    long_words = ""
+    if max(map(len, words), default=0) >= LONG_WORD:  # map(len): C speed for the common no case
+        long_words = " ".join([word for word in words if len(word) >= LONG_WORD])
+    found: list[Candidate] = []
+    if long_words:
+        for provider in _PROVIDERS.triggered(long_words):
+            found.extend(provider.candidates(text))
+        if any(needle in long_words for needle in JWT_NEEDLES):
+            found.extend(jwt_candidates(text))
+    for structure in STRUCTURE_RULES:
+        if structure.triggered(lowered):
+            found.extend(structure.find(text))
+    if mentions_seed_phrase(lowered):
+        found.extend(seed_phrase_candidates(text))
+    heads = find_heads(text, lowered)
+    if heads:
+        covered = Coverage(found)
+        found.extend(context_candidates(text, heads, covered))
+        if long_words:
+            covered = Coverage(found)
+            found.extend(entropy_candidates(text, heads, public_regions(lowered, text), covered))
+    return found
+
+
+def merge(candidates: list[Candidate]) -> list[SecretFinding]:
+    """Overlapping candidates become one span (their union); the most specific rule names it."""
+    ordered = sorted(candidates, key=lambda c: (c.start, -c.end))
+    merged: list[Candidate] = []
+    for candidate in ordered:
+        if merged and candidate.start < merged[-1].end:
+            current = merged[-1]
+            best = min((current, candidate), key=lambda c: (c.priority, -(c.end - c.start)))
+            merged[-1] = Candidate(
+                best.kind, current.start, max(current.end, candidate.end), best.rule, best.priority
+            )
+        else:
+            merged.append(candidate)
+    return [SecretFinding(c.kind, c.start, c.end, c.rule) for c in merged]
+
+
+def find_secrets(text: str) -> list[SecretFinding]:
+    """Secret spans in `text`, sorted and non-overlapping. The findings hold no secret value."""
+    if not text:
+        return []
+    return merge(_candidates(text))

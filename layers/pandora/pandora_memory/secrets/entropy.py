@@ -1,0 +1,72 @@
+"""The generic layer: a random-looking token close to a credential noun, whoever issued it.
+
+It catches keys of providers no rule knows ("here's the mistral key yqbN..."). Public random
+strings (hashes, UUIDs, ULIDs, versions, paths, public keys, URLs) are allowed by `values` and
+`allowlist`, so "commit 1f25b5a..." next to the word "token" stays untouched.
+"""
+
+import bisect
+import re
+from collections.abc import Iterator
+
+from pandora_memory.secrets.allowlist import Span, inside
+from pandora_memory.secrets.findings import Candidate, Coverage
+from pandora_memory.secrets.heads import Head, find_heads
+from pandora_memory.secrets.values import is_dismissed, is_public_identifier, looks_random
+
+PRIORITY = 3
+# A token before the noun must end close to it ("yqbN... is the mistral key"); after, it may be
+# further ("key for the staging cluster: yqbN...").
+LOOK_BEHIND = 24
+LOOK_AHEAD = 96
+
+_TOKEN = re.compile(r"(?<![A-Za-z0-9+/=_\-.~])[A-Za-z0-9+/_\-.~]{16,}={0,2}")
+_KINDS = {"password": "password", "pin": "pin", "code": "access_code"}
+# `request_id=...`, `"trace": "...`: the value of a named field right before the token.
+_FIELD_NAME = re.compile(r"([A-Za-z_][\w.\-]{0,60})[\"']?[ \t]*[:=][ \t]*[\"']?$")
+
+
+def _named_as_something_else(text: str, start: int) -> bool:
+    """The token is the value of a field whose name holds no credential noun (request_id, trace)."""
+    field = _FIELD_NAME.search(text, max(0, start - 64), start)
+    return field is not None and not find_heads(field.group(1), field.group(1).lower())
+
+
+def _enclosing_word(text: str, start: int, end: int) -> str:
+    """The whitespace-delimited word holding a token (bounded, so a huge blob stays cheap)."""
+    floor, ceiling = max(0, start - 200), min(len(text), end + 200)
+    while start > floor and not text[start - 1].isspace():
+        start -= 1
+    while end < ceiling and not text[end].isspace():
+        end += 1
+    return text[start:end].strip("\"'`,;()[]{}")
+
+
+def entropy_candidates(
+    text: str, heads: list[Head], public: list[Span], covered: Coverage
+) -> Iterator[Candidate]:
+    tokens = [match.span() for match in _TOKEN.finditer(text)]  # one pass, then windows by bisect
+    ends = [end for _, end in tokens]
+    starts = [start for start, _ in tokens]
+    seen: set[int] = set()
+    for head in heads:
+        first = bisect.bisect_left(ends, head.start - LOOK_BEHIND)
+        last = bisect.bisect_right(starts, head.end + LOOK_AHEAD)
+        for start, end in tokens[first:last]:
+            while end > start and text[end - 1] in ".-_~":
+                end -= 1
+            if start in seen or start == head.start:
+                continue
+            seen.add(start)
+            if covered.covers(start, end) or inside(public, start, end):
+                continue
+            token = text[start:end]
+            if not looks_random(token) or is_public_identifier(token) or is_dismissed(token):
+                continue
+            if _named_as_something_else(text, start):
+                continue
+            word = _enclosing_word(text, start, end)
+            if word != token and (is_dismissed(word) or is_public_identifier(word)):
+                continue  # part of $2b$12$..., ${VAR:-...}, a path or a URL: judged as a whole
+            kind = _KINDS.get(head.family, "generic_secret")
+            yield Candidate(kind, start, end, "entropy-near-credential-word", PRIORITY)

@@ -1,0 +1,122 @@
+"""Find credential nouns ("heads": password, api key, token, 비밀번호...) and what they qualify.
+
+One trie-shaped regex finds every head in a single pass; word boundaries and the qualifier before
+the head (``cache`` key, ``door`` code, ``the`` key) are then checked on the few hits in Python.
+"""
+
+import re
+from typing import NamedTuple
+
+from pandora_memory.secrets.lexicon import (
+    CODE_QUALIFIERS,
+    DETERMINERS,
+    EMBEDDABLE_HEADS,
+    HEAD_FAMILIES,
+    PUBLIC_COMPONENTS,
+    WEAK_QUALIFIERS,
+)
+from pandora_memory.secrets.trie import trie_pattern
+
+# "weak": only a random-looking value nearby counts (the key, cache key, page token).
+WEAK = "weak"
+
+# Two tries: the ASCII one keeps the regex engine's first-character fast path and runs on every
+# message; the other runs only when the message has non-ASCII text.
+_ASCII_HEADS = re.compile(trie_pattern(word for word in HEAD_FAMILIES if word.isascii()))
+_OTHER_HEADS = re.compile(trie_pattern(word for word in HEAD_FAMILIES if not word.isascii()))
+
+
+class Head(NamedTuple):
+    """A credential noun found in the text (a tuple: built for every hit, so kept cheap)."""
+
+    word: str
+    family: str
+    start: int
+    end: int
+    latin: bool
+    in_identifier: bool
+
+
+def _qualifier(text: str, start: int) -> str | None:
+    """The word or identifier component right before a head: "api" in "api key" / "apiKey"."""
+    floor = max(0, start - 24)
+    end = start
+    while end > floor and text[end - 1] in " \t_-.":
+        end -= 1
+    begin = end
+    while begin > floor and text[begin - 1].isascii() and text[begin - 1].isalnum():
+        begin -= 1
+    return text[begin:end].lower() or None
+
+
+def _bounded(text: str, start: int, end: int, word: str) -> bool:
+    """Latin heads must stand alone (or as an identifier component: DB_PASSWORD, apiKey)."""
+    before = text[start - 1] if start > 0 else " "
+    after = text[end] if end < len(text) else " "
+    matched = text[start:end]
+    if after.isalpha() and (after.islower() or matched.isupper()):
+        return False
+    if not before.isalpha() or word in EMBEDDABLE_HEADS:
+        return True
+    return before.islower() and matched[0].isupper()
+
+
+_QUALIFIER_AFTER = re.compile(r"[ \t]+(?:for|to|of|on)[ \t]+(?:(?:the|my|our|your)[ \t]+)?([a-z0-9]+)")
+_QUALIFIED_FAMILIES = frozenset({"key", "token", "code"})
+_SELF_QUALIFIED_CODES = frozenset({"otp", "인증번호", "인증코드"})
+
+
+def _code_qualified(qualifier: str | None, lowered: str, end: int) -> bool:
+    """A door code, or a code for the door; not an error code or a zip code."""
+    if qualifier in CODE_QUALIFIERS:
+        return True
+    after = _QUALIFIER_AFTER.match(lowered, end)
+    return after is not None and after.group(1) in CODE_QUALIFIERS
+
+
+def _family(raw_family: str, qualifier: str | None, lowered: str, end: int) -> str | None:
+    """The family after the qualifier: key/token/code depend on the word before (or after) them."""
+    if qualifier in PUBLIC_COMPONENTS:
+        return None
+    if raw_family == "code":
+        return raw_family if _code_qualified(qualifier, lowered, end) else None
+    if raw_family == "key":
+        if qualifier is None or qualifier in DETERMINERS or qualifier in WEAK_QUALIFIERS:
+            return "token" if _code_qualified(None, lowered, end) else WEAK  # "the key for the wifi"
+        return "token"
+    if raw_family == "token" and qualifier in WEAK_QUALIFIERS:
+        return WEAK
+    return raw_family
+
+
+def _head(text: str, lowered: str, word: str, start: int, end: int) -> Head | None:
+    latin = word[0].isascii()
+    if latin and not _bounded(text, start, end, word):
+        return None
+    raw_family = HEAD_FAMILIES[word]
+    family = raw_family
+    if raw_family in _QUALIFIED_FAMILIES and word not in _SELF_QUALIFIED_CODES:
+        family_or_none = _family(raw_family, _qualifier(text, start) if latin else None, lowered, end)
+        if family_or_none is None:
+            return None
+        family = family_or_none
+    before = text[start - 1] if start > 0 else " "
+    in_identifier = before in "_-.:/" or (latin and before.isalnum())
+    return Head(word, family, start, end, latin, in_identifier)
+
+
+def find_heads(text: str, lowered: str) -> list[Head]:
+    """Credential nouns of `text`; `lowered` is its lower-cased form with the same length."""
+    heads = [
+        head
+        for match in _ASCII_HEADS.finditer(lowered)
+        if (head := _head(text, lowered, match.group(), match.start(), match.end())) is not None
+    ]
+    if not text.isascii():
+        heads.extend(
+            head
+            for match in _OTHER_HEADS.finditer(lowered)
+            if (head := _head(text, lowered, match.group(), match.start(), match.end())) is not None
+        )
+        heads.sort(key=lambda head: head.start)
+    return heads

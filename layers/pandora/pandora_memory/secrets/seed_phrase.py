@@ -1,0 +1,97 @@
+"""Wallet seed phrases: 12 to 24 BIP39 words next to a mention of a seed / recovery phrase.
+
+A run of consecutive BIP39 words (separated by spaces, commas or list numbering) of at least 12
+words, starting near the context, is the phrase; a sentence *about* the phrase breaks on words
+that are not in the list ("the", "and", "on", "wrote"). The whole run is redacted.
+"""
+
+import re
+from collections.abc import Iterator
+
+from pandora_memory.secrets.bip39_words import BIP39_WORDS
+from pandora_memory.secrets.findings import Candidate
+from pandora_memory.secrets.lexicon import SEED_CONTEXT_WORDS
+
+MIN_WORDS = 12
+# Generated phrases rarely repeat a word; "use use use ..." is not one.
+MIN_DISTINCT_RATIO = 0.8
+LOOK_BEHIND = 160
+LOOK_AHEAD = 320
+
+_CONTEXT = re.compile(
+    "|".join(
+        re.escape(word).replace(r"\ ", r"[\s_\-]+")
+        for word in sorted(SEED_CONTEXT_WORDS, key=len, reverse=True)
+    ),
+    re.IGNORECASE,
+)
+_WORD = re.compile(r"(?<![A-Za-z0-9'])[A-Za-z][a-z]{2,7}(?![A-Za-z0-9'])")
+_SEPARATOR = re.compile(r"(?:[\s,;\-]|\d{1,2}[.):])*")
+NEEDLES = (
+    *("seed", "mnemonic", "recovery", "phrase", "wallet", "words", "metamask", "ledger", "trezor"),
+    *("phantom", "restore", "frase", "semilla", "palabras"),
+    *("시드", "구문", "니모닉", "복구", "助记词", "シード"),
+)
+
+
+def mentions_seed_phrase(lowered: str) -> bool:
+    return any(map(lowered.__contains__, NEEDLES))  # map: no Python-level loop per needle
+
+
+def _runs(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+    """(first word start, last word end) of each run of 12+ BIP39 words beginning in [start, end);
+    a run that began in the window may continue past its end."""
+    run_start = run_end = -1
+    count = 0
+    for match in _WORD.finditer(text, start):
+        if count == 0 and match.start() > end:
+            break
+        joined = count > 0 and _SEPARATOR.fullmatch(text, run_end, match.start()) is not None
+        if not joined:
+            if count >= MIN_WORDS:
+                yield run_start, run_end
+            count = 0
+        if match.group().lower() not in BIP39_WORDS:
+            if count >= MIN_WORDS:
+                yield run_start, run_end
+            count = 0
+            continue
+        if count == 0:
+            run_start = match.start()
+        run_end = match.end()
+        count += 1
+    if count >= MIN_WORDS:
+        yield run_start, run_end
+
+
+def _run_boundary(text: str, position: int) -> int:
+    """Move a window start back to where a word run could begin, so no run is cut in two."""
+    floor = max(0, position - 2 * LOOK_BEHIND)
+    while position > floor and (text[position - 1].isalnum() or text[position - 1] in " \t\n,;.)-"):
+        position -= 1
+    return position
+
+
+def _windows(text: str) -> list[tuple[int, int]]:
+    """Merged [start, end) windows around every context mention."""
+    windows: list[tuple[int, int]] = []
+    for context in _CONTEXT.finditer(text):
+        start = _run_boundary(text, max(0, context.start() - LOOK_BEHIND))
+        end = min(len(text), context.end() + LOOK_AHEAD)
+        if windows and start <= windows[-1][1]:
+            windows[-1] = (windows[-1][0], max(end, windows[-1][1]))
+        else:
+            windows.append((start, end))
+    return windows
+
+
+def _varied(text: str, start: int, end: int) -> bool:
+    words = [match.group().lower() for match in _WORD.finditer(text, start, end)]
+    return len(set(words)) >= MIN_DISTINCT_RATIO * len(words)
+
+
+def seed_phrase_candidates(text: str) -> Iterator[Candidate]:
+    for start, end in _windows(text):
+        for run_start, run_end in _runs(text, start, end):
+            if _varied(text, run_start, run_end):
+                yield Candidate("seed_phrase", run_start, run_end, "seed-phrase", 1)

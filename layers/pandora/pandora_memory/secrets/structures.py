@@ -1,0 +1,310 @@
+"""Structural rules: places whose syntax says "credential here" whatever the provider.
+
+Private-key blocks, ``scheme://user:password@host``, OAuth parameters in URLs, Authorization
+headers, ``curl -u user:pass`` and password flags of command lines. Each returns candidates whose
+span is the secret part only, so the rest of a URL or command stays readable after redaction.
+"""
+
+import base64
+import binascii
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from pandora_memory.secrets.context_rules import ASSIGNED, acceptable
+from pandora_memory.secrets.findings import Candidate
+from pandora_memory.secrets.heads import find_heads
+from pandora_memory.secrets.jwt_claims import classify_jwt
+from pandora_memory.secrets.lexicon import NON_SECRET_SUFFIXES
+from pandora_memory.secrets.values import (
+    components,
+    is_dismissed,
+    is_plain_language,
+    looks_like_credential,
+    looks_random,
+    strip_value,
+)
+
+PRIORITY = 1
+
+CandidateFinder = Callable[[str], Iterator[Candidate]]
+
+
+@dataclass(frozen=True, slots=True)
+class StructureRule:
+    """`needles` are tested against the lower-cased message before `find` runs."""
+
+    needles: tuple[str, ...]
+    find: CandidateFinder
+
+    def triggered(self, lowered: str) -> bool:
+        return any(map(lowered.__contains__, self.needles))  # map: no Python-level loop per needle
+
+
+_PRIVATE_KEY_BLOCK = re.compile(
+    r"-----BEGIN(?P<label>(?: [A-Z0-9]+)*?) PRIVATE KEY(?: BLOCK)?-----"
+    r"(?:[\s\S]{0,20000}?-----END(?: [A-Z0-9]+)*? PRIVATE KEY(?: BLOCK)?-----"
+    r"|(?:[A-Za-z0-9+/=\s:,.\-]|\\[nr])*)"
+)
+_PUTTY_PRIVATE = re.compile(r"Private-Lines:\s*\d+[\s\S]{0,8000}?(?:Private-MAC:\s*[0-9a-fA-F]+|$)")
+
+
+_BASE64_RUN = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}")
+
+
+def private_key_blocks(text: str) -> Iterator[Candidate]:
+    """A whole private-key block. Without an END line (a truncated paste) the span stops after the
+    last base64 run, so prose after it survives; a block with no key material is a placeholder."""
+    for match in _PRIVATE_KEY_BLOCK.finditer(text):
+        runs = list(_BASE64_RUN.finditer(text, match.end("label"), match.end()))
+        if not runs:
+            continue
+        label = match.group("label")
+        kind = (
+            "private_key_openssh"
+            if "OPENSSH" in label
+            else "pgp_private_key"
+            if "PGP" in label
+            else "private_key_pem"
+        )
+        end = match.end() if "-----END" in match.group() else runs[-1].end()
+        yield Candidate(kind, match.start(), end, "private-key-block", 0)
+    for match in _PUTTY_PRIVATE.finditer(text):
+        yield Candidate("private_key_putty", match.start(), match.end(), "putty-private-key", 0)
+
+
+_URL_USERINFO = re.compile(
+    r"(?P<scheme>\b[A-Za-z][A-Za-z0-9+.\-]{1,24})://(?P<user>[^\s:@/?#\"'<>]{0,128}):"
+    r"(?P<secret>[^\s@/?#\"'<>]{1,256})@(?=[\w\[])"
+)
+_URL_TOKEN_USER = re.compile(
+    r"\bhttps?://(?P<secret>[A-Za-z0-9_\-]{20,})@(?:[\w\-]+\.)*(?:github|gitlab|bitbucket|dev\.azure|huggingface)"
+)
+_SCHEME_KINDS = {
+    "postgres": "postgres_url",
+    "postgresql": "postgres_url",
+    "mysql": "mysql_url",
+    "mariadb": "mysql_url",
+    "mongodb": "mongodb_url",
+    "mongodb+srv": "mongodb_url",
+    "redis": "redis_url",
+    "rediss": "redis_url",
+    "amqp": "amqp_url",
+    "amqps": "amqp_url",
+}
+
+
+def url_credentials(text: str) -> Iterator[Candidate]:
+    for match in _URL_USERINFO.finditer(text):
+        password = match.group("secret")
+        if password.isdigit() and not match.group("user"):
+            continue
+        if is_dismissed(password):
+            continue
+        kind = _SCHEME_KINDS.get(match.group("scheme").lower().removeprefix("jdbc:"), "url_credentials")
+        start, end = match.span("secret")
+        yield Candidate(kind, start, end, "url-userinfo", PRIORITY)
+    for match in _URL_TOKEN_USER.finditer(text):
+        if looks_random(match.group("secret")):
+            start, end = match.span("secret")
+            yield Candidate("url_credentials", start, end, "url-token-user", PRIORITY)
+
+
+_URL_PARAMETER = re.compile(
+    r"[?&#;](?P<name>code|access_token|refresh_token|id_token|token|auth_token|oauth_token|oauth_verifier|"
+    r"session_token|private_token|api_key|apikey|api-key|key|client_secret|secret|password|passwd|pwd|pass|"
+    r"sig|signature|x-amz-signature|x-amz-security-token|x-goog-signature|x-goog-credential|auth)="
+    r"(?P<secret>[^&;\s#\"'<>]{6,})",
+    re.IGNORECASE,
+)
+
+
+def url_parameters(text: str) -> Iterator[Candidate]:
+    for match in _URL_PARAMETER.finditer(text):
+        name = match.group("name").lower()
+        value = match.group("secret")
+        if is_dismissed(value):
+            continue
+        credential_like = looks_like_credential(value) or len(value) >= 24
+        if name in {"password", "passwd", "pwd", "pass"}:
+            credential_like = len(value) >= 4
+        if not credential_like:
+            continue
+        kind = {"code": "oauth_code", "refresh_token": "oauth_refresh_token"}.get(name, "url_token")
+        start, end = match.span("secret")
+        yield Candidate(kind, start, end, "url-parameter", PRIORITY)
+
+
+_BEARER = re.compile(r"\b(?i:bearer)\s+(?P<secret>[A-Za-z0-9\-._~+/]{8,}=*)(?![A-Za-z0-9\-._~+/=])")
+_BASIC = re.compile(r"\b(?i:basic)\s+(?P<secret>[A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])")
+_AUTHORIZATION = re.compile(
+    r"(?i:(?:proxy-)?authorization)[\"']?\s*[:=]\s*[\"']?"
+    r"(?:(?i:token|bot|apikey|api-key|key|sso-key|ssws|splunk|klaviyo-api-key|dsn)\s+)?"
+    r"(?P<secret>[^\s\"',;]{8,})"
+)
+
+
+def _basic_credentials(encoded: str) -> bool:
+    try:
+        decoded = base64.b64decode(encoded + "=" * (-len(encoded) % 4), validate=True).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError):
+        return False
+    return ":" in decoded and decoded.isprintable()
+
+
+def authorization_headers(text: str) -> Iterator[Candidate]:
+    for match in _BEARER.finditer(text):
+        value = match.group("secret")
+        if value.startswith("eyJ") and classify_jwt(value) is None:
+            continue
+        if is_dismissed(value) or is_plain_language(value) or not looks_like_credential(value):
+            continue
+        yield Candidate("bearer_token", *match.span("secret"), "bearer-token", PRIORITY)
+    for match in _BASIC.finditer(text):
+        value = match.group("secret")
+        header = "authorization" in text[max(0, match.start() - 40) : match.start()].lower()
+        if _basic_credentials(value) or (header and looks_like_credential(value)):
+            yield Candidate("basic_auth", *match.span("secret"), "basic-auth-header", PRIORITY)
+    for match in _AUTHORIZATION.finditer(text):
+        value = match.group("secret")
+        if value.lower() in {"bearer", "basic", "digest", "negotiate", "ntlm", "token"}:
+            continue
+        if is_dismissed(value) or (value.startswith("eyJ") and classify_jwt(value) is None):
+            continue
+        if looks_like_credential(value):
+            yield Candidate("authorization_header", *match.span("secret"), "authorization-header", PRIORITY)
+
+
+_USER_FLAG = re.compile(
+    r"\b(?:curl|http|https|xh|wget)\b[^\n|;&]{0,300}?\s(?:-u|--user|-a|--auth)(?:\s+|=)?[\"']?"
+    r"(?P<user>[^\s:\"']{0,128}):(?P<secret>[^\s\"']{1,256})"
+)
+
+
+def command_line_user_password(text: str) -> Iterator[Candidate]:
+    for match in _USER_FLAG.finditer(text):
+        raw = match.group("secret")
+        start, end = strip_value(raw)
+        value = raw[start:end]
+        if value and not is_dismissed(value):
+            offset = match.start("secret")
+            yield Candidate("basic_auth_curl", offset + start, offset + end, "curl-user", PRIORITY)
+
+
+_QUOTED_OR_BARE = r"(?P<secret>\"[^\"\n]{1,256}\"|'[^'\n]{1,256}'|[^\s\"'|;&]{1,256})"
+_CREDENTIAL_FLAG = re.compile(
+    r"(?<![\w\-])--?(?P<name>[A-Za-z][\w\-]{0,40})(?:=|\s+)" + _QUOTED_OR_BARE,
+)
+_FLAG_WORDS = frozenset(
+    {
+        "password",
+        "passwd",
+        "pass",
+        "pwd",
+        "token",
+        "secret",
+        "apikey",
+        "credential",
+        "credentials",
+        "passphrase",
+    }
+)
+_ATTACHED_MYSQL = re.compile(
+    r"\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n|;&]{0,200}?\s-p(?P<secret>[^\s\"']{1,256})"
+)
+_SHORT_PASSWORD_FLAG = re.compile(
+    r"(?:\btwine\b|\bsshpass\b|\b(?:docker|podman|nerdctl|buildah|skopeo|oras|crane|helm\s+registry)\s+login\b)"
+    r"[^\n|;&]{0,200}?\s-p\s+"
+    + _QUOTED_OR_BARE
+    + r"|\bredis-cli\b[^\n|;&]{0,200}?\s-a\s+"
+    + _QUOTED_OR_BARE.replace("secret", "secret2")
+)
+
+
+def _flag_value(match: re.Match[str], group: str) -> Candidate | None:
+    raw = match.group(group)
+    start, end = strip_value(raw)
+    value = raw[start:end]
+    if not value or raw.startswith("-") or is_dismissed(value) or is_plain_language(value):
+        return None
+    offset = match.start(group)
+    return Candidate("cli_password", offset + start, offset + end, "cli-flag", PRIORITY)
+
+
+def command_line_flags(text: str) -> Iterator[Candidate]:
+    for match in _CREDENTIAL_FLAG.finditer(text):
+        parts = components(match.group("name"))
+        named = [i for i, part in enumerate(parts) if part in _FLAG_WORDS or (part == "key" and i > 0)]
+        if not named or parts[-1] in NON_SECRET_SUFFIXES or parts[-1] in {"stdin", "prompt", "env"}:
+            continue
+        found = _flag_value(match, "secret")
+        if found is not None:
+            yield found
+    for match in _ATTACHED_MYSQL.finditer(text):
+        found = _flag_value(match, "secret")
+        if found is not None:
+            yield found
+    for match in _SHORT_PASSWORD_FLAG.finditer(text):
+        found = _flag_value(match, "secret" if match.group("secret") else "secret2")
+        if found is not None:
+            yield found
+
+
+_COOKIE_LINE = re.compile(r"(?im)^[ \t]*(?:set-)?cookie[ \t]*:[ \t]*(?P<body>[^\n]+)")
+_COOKIE_PAIR = re.compile(r"(?P<name>[^\s=;]+)=(?P<secret>[^\s;]+)")
+
+
+def cookies(text: str) -> Iterator[Candidate]:
+    for line in _COOKIE_LINE.finditer(text):
+        offset = line.start("body")
+        for pair in _COOKIE_PAIR.finditer(line.group("body")):
+            value = pair.group("secret")
+            session_like = any(w in pair.group("name").lower() for w in ("sess", "sid", "auth", "token"))
+            if len(value) >= 16 and (session_like or looks_random(value)) and not is_dismissed(value):
+                start, end = pair.span("secret")
+                yield Candidate("session_cookie", offset + start, offset + end, "cookie-header", PRIORITY)
+
+
+_XML_ELEMENT = re.compile(
+    r"<(?P<tag>[\w:.\-]{0,30}(?i:password|passwd|secret|token|api[_\-]?key|apikey|credential)[\w:.\-]{0,30})>"
+    r"(?P<secret>[^<\n]{1,256})</(?P=tag)>"
+)
+
+
+def xml_elements(text: str) -> Iterator[Candidate]:
+    """<password>...</password>, <apiKey>...</apiKey> in XML configs (Maven settings, .NET)."""
+    for match in _XML_ELEMENT.finditer(text):
+        parts = components(match.group("tag"))
+        value = match.group("secret").strip()
+        if (parts and parts[-1] in NON_SECRET_SUFFIXES) or is_dismissed(value) or is_plain_language(value):
+            continue
+        yield Candidate("password", *match.span("secret"), "xml-element", PRIORITY)
+
+
+_NAMED_VALUE = re.compile(
+    r"\b(?:key|name)[ \t]*=[ \t]*[\"'](?P<name>[^\"'\n]{1,60})[\"'][ \t]+value[ \t]*=[ \t]*"
+    r"[\"'](?P<secret>[^\"'\n]{1,256})[\"']",
+    re.IGNORECASE,
+)
+
+
+def named_values(text: str) -> Iterator[Candidate]:
+    """<add key="ApiKey" value="..."/>, <param name="password" value="..."/> (.NET, Java configs)."""
+    for match in _NAMED_VALUE.finditer(text):
+        name = match.group("name")
+        heads = find_heads(name, name.lower())
+        if heads and acceptable(heads[-1].family, match.group("secret"), ASSIGNED):
+            yield Candidate("secret", *match.span("secret"), "named-value", PRIORITY)
+
+
+STRUCTURE_RULES: tuple[StructureRule, ...] = (
+    StructureRule(("private key", "private-lines"), private_key_blocks),
+    StructureRule(("://",), url_credentials),
+    StructureRule(("=",), url_parameters),
+    StructureRule(("bearer", "basic", "authorization"), authorization_headers),
+    StructureRule((" -u", "--user", " -a", "--auth"), command_line_user_password),
+    StructureRule(("--", " -p", " -a ", "-token", "-secret", "-key", "-cred", "-api"), command_line_flags),
+    StructureRule(("cookie",), cookies),
+    StructureRule(("</",), xml_elements),
+    StructureRule(("value=", "value ="), named_values),
+)

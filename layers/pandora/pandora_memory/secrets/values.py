@@ -1,0 +1,243 @@
+"""Judging a candidate value on its own: placeholder, reference, public identifier, or credential-like.
+
+The context rules find *where* a value is said to be a credential; these predicates decide whether
+the thing said is one. They run only on short candidate strings, never on the whole message.
+"""
+
+import math
+import re
+from collections import Counter
+
+from pandora_memory.secrets.jwt_claims import is_public_jwt
+from pandora_memory.secrets.lexicon import (
+    ENGLISH_NON_VALUES,
+    HEAD_FAMILIES,
+    PLACEHOLDER_COMPONENTS,
+    PLACEHOLDER_SIGNAL_COMPONENTS,
+    PLACEHOLDER_SUBSTRINGS,
+    PLACEHOLDER_WORDS,
+    VAULT_WORDS,
+)
+
+_COMPONENT_SPLIT = re.compile(r"[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])")
+_PLACEHOLDER_NAMES = PLACEHOLDER_COMPONENTS | frozenset(HEAD_FAMILIES)
+
+_REFERENCE = re.compile(
+    r"""
+    ^\$[A-Za-z_{(]                                   # $VAR ${VAR} $(cmd)
+    | ^%[A-Za-z_]\w*%$                               # %VAR% (Windows)
+    | %\(\w+\)[sd] | ^\{\w*\}$ | <%                     # %(name)s, {name}, <%= erb %>
+    | \$\{\{ | \{\{ | \{%                            # ${{ secrets.X }} {{ var }} {% tag %}
+    | ^![A-Za-z]\w*                                  # YAML tags: !Ref, !Sub, !secret name, !vault
+    | ^\$(?:2[abxy]?|argon2(?:id|i|d)|scrypt|pbkdf2[\w\-]*|[156])\$  # password hashes, not passwords
+    | \b(?:process\.env|import\.meta\.env|os\.environ|os\.getenv|getenv|System\.getenv|ENV\[|env\(|
+           Deno\.env|secrets\.|vars\.|config\.|settings\.|self\.|this\.|args\.|opts\.|options\.|
+           params\.|props\.|context\.|ctx\.)
+    | ^(?:resolve:)?(?:ssm|secretsmanager|vault|op|awssm|gcpsm|azkv|sops|keyring)[:/]
+    | ^arn:aws
+    | ^[A-Za-z_][\w.]*\(                             # a function call: get_secret("name")
+    """,
+    re.VERBOSE,
+)
+_CODE_PATH = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
+_URL = re.compile(r"^[a-z][a-z0-9+.\-]{1,15}://", re.IGNORECASE)
+_URL_WITH_USERINFO = re.compile(r"^[a-z][a-z0-9+.\-]{1,15}://[^/\s@]*:[^/\s@]+@", re.IGNORECASE)
+# Kubernetes pod / replica-set names: deployment-<hash>-<hash>.
+_POD_NAME = re.compile(r"^[a-z][a-z0-9\-]*-[a-z0-9]{6,10}(?:-[a-z0-9]{5})?$")
+_HOSTNAME = re.compile(r"^(?:[a-z0-9\-]{1,63}\.)+[a-z]{2,12}(?::\d{1,5})?/?$")
+_EMAIL = re.compile(r"^[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+$")
+_PATH_PREFIX = re.compile(r"^(?:~?/|\.{1,2}/|[A-Za-z]:\\|\\\\)")
+_FILE_SUFFIX = re.compile(r"(?:^|[/\\])[\w.\-]+\.[A-Za-z][A-Za-z0-9]{0,5}$")
+_WORD_PART = re.compile(r"^[A-Za-z][a-z]*$|^\d+$")
+_LOWER_WORD = re.compile(r"[a-z][a-z'\-]*")
+_MASK_RUN = re.compile(r"[xX*•●#]{4,}")
+_PATH_SPLIT = re.compile(r"[/\\]")
+_CHAIN_SPLIT = re.compile(r"[-_.@/]")
+_HEX = re.compile(r"^(?:0x)?[0-9a-fA-F]+$")
+_UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+_ULID = re.compile(r"^[0-7][0-9A-HJKMNP-TV-Z]{25}$")
+_VERSION = re.compile(r"^v?\d+(?:\.\d+){1,3}(?:[-+.][\w.\-]+)?$")
+_DIGEST_PREFIX = re.compile(r"^(?:sha(?:1|224|256|384|512)|md5|blake2b?|xxh\d*)[-:=]", re.IGNORECASE)
+_OBJECT_ID = re.compile(
+    r"^(?:msg|toolu|chatcmpl|cmpl|run|thread|asst|file|batch|step|call|resp|req|evt|ch|pi|pm|seti|"
+    r"prod|price|sub|si|in|ii|txn|acct|cus|card|src|tok|re|po|tr|py|cs|ba|btok|plink|inv|il|dp|"
+    r"ord|order|inv|tkt|ticket|trace|span|job|build|pr|cl|cmd|task|org|usr|user|team|proj|ws)"
+    r"[_\-][A-Za-z0-9]{6,40}$"
+)
+_PUBLIC_PREFIX = re.compile(r"^(?:pk_(?:live|test)_|pk\.eyJ|pk-lf-|sb_publishable_|npub1|age1)")
+_IMAGE_DATA = re.compile(r"^data:[\w.+\-]+/[\w.+\-]+;base64,", re.IGNORECASE)
+# Sentence punctuation after a value; "!" stays part of it (Winter2025! is a typical password).
+_TRAILING = ".,;:?)]}>'\"`»」』。，、"
+_QUOTES = {'"': '"', "'": "'", "`": "`", "“": "”", "‘": "’", "«": "»", "「": "」"}
+
+
+def components(value: str) -> list[str]:
+    """Lower-cased parts of an identifier or template: YOUR_API_KEY -> [your, api, key]."""
+    return [part.lower() for part in _COMPONENT_SPLIT.split(value) if part]
+
+
+def strip_value(raw: str) -> tuple[int, int]:
+    """Offsets (relative to `raw`) of the value once quotes and trailing punctuation are removed."""
+    start, end = 0, len(raw)
+    if end >= 2 and raw[0] in _QUOTES and raw[end - 1] == _QUOTES[raw[0]]:
+        return 1, end - 1
+    while end > start and raw[end - 1] in _TRAILING:
+        end -= 1
+    while start < end and raw[start] in "\"'`“‘«([":
+        start += 1
+    return start, end
+
+
+def shannon_entropy(value: str) -> float:
+    counts = Counter(value)
+    total = len(value)
+    return -sum(n / total * math.log2(n / total) for n in counts.values())
+
+
+def is_placeholder(value: str) -> bool:
+    """Templates and masks: <your-key>, YOUR_API_KEY, sk-..., ********, changeme, xxxx."""
+    lowered = value.lower()
+    if lowered in PLACEHOLDER_WORDS or not value.strip():
+        return True
+    if any(marker in lowered for marker in PLACEHOLDER_SUBSTRINGS):
+        return True
+    mask = max((len(run) for run in _MASK_RUN.findall(value)), default=0)
+    if mask >= 4 and (mask >= 8 or mask * 4 >= len(value)):
+        return True  # ghp_xxxxxxxx..., ********, abc****: a random key holds no long run of x
+    counts = Counter(lowered)
+    if len(value) >= 6 and (len(counts) <= 2 or counts.most_common(1)[0][1] > 0.6 * len(value)):
+        return True
+    parts = components(value)
+    if any(part in PLACEHOLDER_SIGNAL_COMPONENTS for part in parts):
+        return True
+    return bool(parts) and not has_digit(value) and set(parts) <= _PLACEHOLDER_NAMES
+
+
+def is_reference(value: str) -> bool:
+    """A pointer to where the secret lives ($ENV, ${{ secrets.X }}, os.environ[...]), not the secret."""
+    if _REFERENCE.search(value):
+        return True
+    return bool(_CODE_PATH.match(value)) and not has_digit(value)
+
+
+def is_path(value: str) -> bool:
+    if _PATH_PREFIX.match(value):
+        return True
+    if "+" in value or "=" in value:
+        return False
+    if _FILE_SUFFIX.search(value) and ("/" in value or "\\" in value):
+        return True
+    parts = _PATH_SPLIT.split(value)
+    return len(parts) >= 3 and all(_WORD_PART.match(part) or not part for part in parts)
+
+
+def is_url_without_credentials(value: str) -> bool:
+    return bool(_URL.match(value)) and not _URL_WITH_USERINFO.match(value)
+
+
+def is_plain_language(value: str) -> bool:
+    """Ordinary words that follow a credential noun in talk about credentials ("is expired")."""
+    lowered = value.lower()
+    if lowered in ENGLISH_NON_VALUES or lowered in VAULT_WORDS or lowered in HEAD_FAMILIES:
+        return True
+    if not _LOWER_WORD.fullmatch(lowered):
+        return False
+    return lowered.endswith(("ed", "ing", "ly", "able", "ible", "tion", "ment", "ness"))
+
+
+def is_hostname(token: str) -> bool:
+    """db-prod.cluster-xyz.us-east-1.rds.amazonaws.com, cluster0.abcde.mongodb.net/ ..."""
+    return bool(_HOSTNAME.match(token))
+
+
+def is_public_identifier(token: str) -> bool:
+    """Random-looking strings that are not secrets: hashes, ids, versions, paths, public keys."""
+    bare = token[2:] if token[:2] in ("0x", "0X") else token
+    return bool(
+        (_HEX.match(bare) and len(bare) >= 7)
+        or _UUID.match(token)
+        or _ULID.match(token)
+        or _VERSION.match(token)
+        or _DIGEST_PREFIX.match(token)
+        or _OBJECT_ID.match(token)
+        or _PUBLIC_PREFIX.match(token)
+        or _IMAGE_DATA.match(token)
+        or _EMAIL.match(token)
+        or token.startswith(("arn:", "AAAA"))
+        or is_url_without_credentials(token)
+        or is_path(token)
+        or is_hostname(token)
+        or _POD_NAME.match(token)
+    )
+
+
+def _is_word_chain(token: str) -> bool:
+    """kebab/snake/dotted chains of words and numbers: my-app-2024, react-dom.production.min."""
+    parts = [part for part in _CHAIN_SPLIT.split(token) if part]
+    return len(parts) >= 2 and all(_WORD_PART.match(part) for part in parts)
+
+
+_HAS_DIGIT = re.compile(r"\d").search
+_HAS_ALPHA = re.compile(r"[^\W\d_]").search
+_HAS_SYMBOL = re.compile(r"[\W_]").search
+_CAMEL_HUMP = re.compile(r"[a-z][A-Z]")
+
+
+def has_digit(value: str) -> bool:
+    return _HAS_DIGIT(value) is not None
+
+
+def has_lower(value: str) -> bool:
+    return value.upper() != value
+
+
+def has_upper(value: str) -> bool:
+    return value.lower() != value
+
+
+def looks_random(token: str) -> bool:
+    """High-entropy, mixed-class strings the way generated keys look, unlike words or identifiers."""
+    if len(token) < 16 or _is_word_chain(token):
+        return False
+    lower, upper = has_lower(token), has_upper(token)
+    if not (lower or upper):
+        return False
+    if has_digit(token):
+        if not (lower and upper) and len(token) < 20:
+            return False
+    elif len(token) < 24 or len(_CAMEL_HUMP.findall(token)) < len(token) / 6:
+        return False
+    threshold = 0.72 * math.log2(min(len(token), 64))
+    return shannon_entropy(token) >= threshold
+
+
+def looks_like_credential(value: str) -> bool:
+    """A token-ish value stated as a key/token/secret: long enough and not a plain word or number."""
+    if len(value) < 8 or is_plain_language(value) or value.isdigit():
+        return False
+    if _is_word_chain(value) and not looks_random(value):
+        return False
+    alpha = _HAS_ALPHA(value) is not None
+    if alpha and has_digit(value):
+        return True
+    mixed_case = has_lower(value) and has_upper(value)
+    return (alpha and mixed_case and _HAS_SYMBOL(value) is not None) or looks_random(value)
+
+
+def looks_like_password(value: str) -> bool:
+    """Any stated password that is not a placeholder, a reference or a plain word."""
+    if len(value) < 4 or is_plain_language(value):
+        return False
+    return not (is_url_without_credentials(value) or _EMAIL.match(value))
+
+
+def has_password_shape(value: str) -> bool:
+    """For a password given without "is"/":" ("password hunter2"): needs a digit, symbol or case mix."""
+    if len(value) < 4 or value.isdigit() or _HAS_ALPHA(value) is None or is_plain_language(value):
+        return False
+    return has_digit(value) or _HAS_SYMBOL(value) is not None or (has_lower(value) and has_upper(value[1:]))
+
+
+def is_dismissed(value: str) -> bool:
+    """The common exclusions of every context rule."""
+    return is_placeholder(value) or is_reference(value) or is_path(value) or is_public_jwt(value)

@@ -1,0 +1,161 @@
+"""Credentials stated in prose or assigned in code: the value is redacted, the words around it stay."""
+
+import pytest
+from pandora_memory.secrets import find_secrets, redact
+
+# (text, the secret value that must disappear)
+STATED = [
+    ("the wifi password is Pumpkin!Spice9", "Pumpkin!Spice9"),
+    ("my pin is 4471", "4471"),
+    ("PIN: 8823", "8823"),
+    ("passcode: 990011", "990011"),
+    ("passcode 55120", "55120"),
+    ("pw: Tr0ub4dor&3", "Tr0ub4dor&3"),
+    ("my password for gmail is movienight2023", "movienight2023"),
+    ("the password for the router admin page is R0uter#adm", "R0uter#adm"),
+    ("I changed my bank password to Z%R19WnAnb7 yesterday", "Z%R19WnAnb7"),
+    ("use kittens42 as the password", "kittens42"),
+    ("qwerty!2024 is my netflix password", "qwerty!2024"),
+    ("password hunter2", "hunter2"),
+    ("my email password is sunflower and I keep forgetting it", "sunflower"),
+    ("the password's Bluebird42", "Bluebird42"),
+    ("the alarm code is 2580", "2580"),
+    ("code for the gate: 1357#", "1357#"),
+    ("the safe combination is 12-34-56", "12-34-56"),
+    ("secret key = 9aB8cD7eF6gH5iJ4kL3mN2oP", "9aB8cD7eF6gH5iJ4kL3mN2oP"),
+    ("api key is Zk3mN8pQ2rS5tV7wX9yA1bC3dE5fG7h", "Zk3mN8pQ2rS5tV7wX9yA1bC3dE5fG7h"),
+    ("here's the mistral key yqbN494PumgTPHQaIFVehY1bqPqZqwiW", "yqbN494PumgTPHQaIFVehY1bqPqZqwiW"),
+    ("vercel token r5ETTcFyNfpbZzDsUBOj9Trv", "r5ETTcFyNfpbZzDsUBOj9Trv"),
+    ("datadog api key e48978e7d21a0519d747f173e270c5e9", "e48978e7d21a0519d747f173e270c5e9"),
+    ("la contraseña del wifi es gatito2024", "gatito2024"),
+    ("mi pin es 7788", "7788"),
+    ("와이파이 비밀번호는 qwer1234!야", "qwer1234!"),
+    ("a senha do banco é Mudar@123", "Mudar@123"),
+    ("le mot de passe est Soleil_77", "Soleil_77"),
+    ("das Passwort ist Sommer2024!", "Sommer2024!"),
+    ("パスワードはsakura2024です", "sakura2024"),
+    ("我的密码是 mima1234", "mima1234"),
+    ("my password:\nhunter22\nthanks!", "hunter22"),
+    ("define('DB_PASSWORD', 'Wp_Pass2024');", "Wp_Pass2024"),
+    ("my gmail app password is abcd efgh ijkl mnop", "abcd efgh ijkl mnop"),
+    ("2fa backup codes: 8271-4402 9931-0087", "8271-4402 9931-0087"),
+    ("the key for the wifi is sunflower2020", "sunflower2020"),
+]
+
+ASSIGNED = [
+    ("DB_PASSWORD=Xk9mQ2pL7nR4", "Xk9mQ2pL7nR4"),
+    ("db_password: s3cr3tP@ss", "s3cr3tP@ss"),
+    ('{"username": "svc", "password": "Rq8!vLm2Zx"}', "Rq8!vLm2Zx"),
+    ('"client_secret": "Ab3De5Fg7Hj9Kl1Mn3Pq5Rs7Tv9Wx1Yz3"', "Ab3De5Fg7Hj9Kl1Mn3Pq5Rs7Tv9Wx1Yz3"),
+    ("PGPASSWORD=pgpass2024 psql -h db", "pgpass2024"),
+    ("apiKey: 'Zq8vN1cLx0Tn4Rk7Bw2Yd5Hf9Jm3Pe6U',", "Zq8vN1cLx0Tn4Rk7Bw2Yd5Hf9Jm3Pe6U"),
+    ("x-api-key: Zq8vN1cLx0Tn4Rk7Bw2Yd5Hf9Jm3Pe6U", "Zq8vN1cLx0Tn4Rk7Bw2Yd5Hf9Jm3Pe6U"),
+    ("TWILIO_AUTH_TOKEN=b11d5800ca3a166713a0556bb475e9ed", "b11d5800ca3a166713a0556bb475e9ed"),
+    ("HEROKU_API_KEY=01234567-89ab-4cde-8f01-23456789abcd", "01234567-89ab-4cde-8f01-23456789abcd"),
+    ("<password>6Z3NzSVno</password>", "6Z3NzSVno"),
+    ("Server=sql01;User ID=sa;Password=Pa55w0rd!x;Encrypt=True;", "Pa55w0rd!x"),
+]
+
+COMMAND_LINES = [
+    ("curl -u admin:RnzjYgC!0Km^Xn https://jenkins.example.com/api/json", "RnzjYgC!0Km^Xn"),
+    ("curl --user 'ops:Gr4f!ana22' https://grafana.example.net", "Gr4f!ana22"),
+    ("mysqldump --user=backup --password=Bk9!up22 shop > shop.sql", "Bk9!up22"),
+    ("mysql -h db -u root -pS3cr3tRoot analytics", "S3cr3tRoot"),
+    ("sshpass -p '-IE5^HOLQg#F' ssh admin@10.0.0.7", "-IE5^HOLQg#F"),
+    ("redis-cli -h cache -a Sup3rS3cret! ping", "Sup3rS3cret!"),
+    ("docker login registry.example.com -u bot -p Rg7kLm2Qz9", "Rg7kLm2Qz9"),
+    ("Authorization: Basic c3ZjLWJvdDo0N1Y0dzd5cFchcUdnamM0", "c3ZjLWJvdDo0N1Y0dzd5cFchcUdnamM0"),
+    ("-H 'Authorization: Bearer Zq8vN1cLx0Tn4Rk7Bw2Yd5Hf9Jm3Pe6U'", "Zq8vN1cLx0Tn4Rk7Bw2Yd5Hf9Jm3Pe6U"),
+    ("got https://myapp.dev/callback?code=25db45963099c6a2ac0e&state=72AnrIaH6t", "25db45963099c6a2ac0e"),
+    (
+        "https://app.example.com/#access_token=Zq8vN1cLx0Tn4Rk7Bw2Yd5Hf9J&token_type=Bearer",
+        "Zq8vN1cLx0Tn4Rk7Bw2Yd5Hf9J",
+    ),
+    ("Cookie: sessionid=Zq8vN1cLx0Tn4Rk7Bw2Yd5Hf9Jm3Pe6U", "Zq8vN1cLx0Tn4Rk7Bw2Yd5Hf9Jm3Pe6U"),
+]
+
+SEED_PHRASES = [
+    "my wallet recovery phrase is artefact alien army approve ahead alarm always advance arm aim "
+    "announce aisle",
+    'MNEMONIC="canvas orbit melody walnut ginger fabric lumber rocket napkin velvet tennis oyster"',
+    "mi frase semilla es olive planet rabbit ocean tiger violin magnet harbor lemon cactus frozen bamboo",
+    "backup of my recovery words:\n1. canvas\n2. orbit\n3. melody\n4. walnut\n5. ginger\n6. fabric\n"
+    "7. lumber\n8. rocket\n9. napkin\n10. velvet\n11. tennis\n12. oyster",
+]
+
+
+@pytest.mark.parametrize(("text", "secret"), STATED + ASSIGNED + COMMAND_LINES)
+def test_stated_credential_value_is_redacted_alone(text: str, secret: str) -> None:
+    redacted = redact(text)
+
+    assert secret not in redacted.text
+    start = text.index(secret)
+    assert redacted.text.startswith(text[:start])
+    assert redacted.text.endswith(text[start + len(secret) :])
+
+
+@pytest.mark.parametrize("text", SEED_PHRASES)
+def test_seed_phrase_is_redacted_whole(text: str) -> None:
+    redacted = redact(text)
+
+    assert redacted.kinds == ["seed_phrase"]
+    for word in ("orbit", "alien", "planet"):
+        if word in text:
+            assert word not in redacted.text
+
+
+HARD_NEGATIVES = [
+    "my password manager generated something long, I'll type it in myself",
+    "I changed my password to something stronger yesterday",
+    "the password is stored in 1password under router",
+    "the password is incorrect, it says",
+    "password must be at least 12 characters long",
+    "password: ********",
+    "password: changeme",
+    "password: ${DB_PASSWORD}",
+    "password = os.environ['DB_PASSWORD']",
+    "password = getpass.getpass()",
+    "DB_PASSWORD_FILE=/run/secrets/db_password",
+    "PASSWORD_MIN_LENGTH=12",
+    "the key takeaway is that caching matters",
+    "the key is to keep the prompts short and specific",
+    "the primary key is user_id and the sort key is created_at",
+    "cache key: user:42:profile",
+    "key: ${{ runner.os }}-pip-${{ hashFiles('**/requirements.txt') }}",
+    "API key rotation happens every 90 days",
+    "api key id: 3f1c2a9e-7b4d-4e8f-9a0b-1c2d3e4f5a6b",
+    "the token limit is 128k for that model",
+    "usage: prompt_tokens=1532, completion_tokens=402, total_tokens=1934",
+    "max_tokens: 4096",
+    "token_type: bearer",
+    "pass the token to the next middleware before calling verify()",
+    "the secret is patience and lots of butter",
+    "my PIN is the same as my old card",
+    "pin the dependency to 2.31.0",
+    "the pin on the GPIO header is 17",
+    "the error code is 0x80070005 and the zip code is 10001",
+    "door code changed last week, ask the landlord",
+    "set OPENAI_API_KEY=$OPENAI_API_KEY in your shell, never paste it here",
+    "NPM_TOKEN: ${{ secrets.NPM_TOKEN }}",
+    "const key = process.env.STRIPE_SECRET_KEY;",
+    'curl -H "Authorization: Bearer $GITHUB_TOKEN" https://api.github.com/user',
+    "Authorization: Bearer <token>",
+    "mysql -u root -p",
+    "ssh -p 2222 deploy@bastion.example.com",
+    "docker run -p 8080:80 -e API_KEY=$API_KEY nginx",
+    "the token refresh fix landed in 1f25b5a6bde55814ab36979d3749c460255d78d6",
+    "token hash sha256:9f86d081884c7d659a2feaea0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a0",
+    "the key file is at ~/.ssh/id_ed25519, the token in /var/run/secrets/kubernetes.io/serviceaccount/token",
+    "upgrade secret-manager to v1.12.3 and token-utils to 2.14.0",
+    "npm i @octokit/auth-token@4.0.0 jsonwebtoken@9.0.2",
+    "secret arn:aws:secretsmanager:us-east-1:123456789012:secret:prod/db-AbCdEf",
+    "the seed phrase is written on paper in my safe and I never typed it anywhere",
+    "비밀번호를 잊어버렸어요. 어떻게 재설정하나요?",
+    "olvidé mi contraseña otra vez, ¿cómo la cambio?",
+    "idempotency key 01J8XK2M4N6P8Q0R2S4T6V8W0Y",
+]
+
+
+@pytest.mark.parametrize("text", HARD_NEGATIVES)
+def test_hard_negative_is_not_a_secret(text: str) -> None:
+    assert find_secrets(text) == []

@@ -1,0 +1,116 @@
+"""Provider-shaped credentials are found wherever they sit, with the provider's kind."""
+
+import random
+
+import pytest
+from pandora_memory.secrets import find_secrets, redact
+from secret_fakes import FAKES
+
+SETTINGS = (
+    "here is the key {value} thanks",
+    "EXPORTED_VALUE={value}",
+    '{{"credential": "{value}"}}',
+    "client = Client('{value}')",
+    "{value}",
+    "첫 번째 값은 {value} 입니다",
+)
+
+
+@pytest.mark.parametrize("name", sorted(FAKES))
+@pytest.mark.parametrize("setting", SETTINGS)
+def test_provider_credential_is_found_and_redacted(name: str, setting: str) -> None:
+    generate, kind = FAKES[name]
+    value = generate(random.Random(name + setting))
+    text = setting.format(value=value)
+
+    findings = find_secrets(text)
+    redacted = redact(text)
+
+    assert findings, text
+    assert value not in redacted.text
+    if kind is not None:
+        assert kind in redacted.kinds
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the frontend uses pk_live_51HqLyjWDarjtT1zdp7dcXk2 which is public",
+        "export GITHUB_TOKEN=ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE",
+        "OPENAI_API_KEY=sk-...",
+        "OPENAI_API_KEY=sk-proj-your-openai-api-key-goes-here",
+        "pip install scikit-learn==1.5.2 and sk-learn-compatible-estimators",
+        "stripe customer cus_N8xkTg3ZpQ2mLr has a subscription",
+    ],
+)
+def test_provider_lookalikes_are_not_secrets(text: str) -> None:
+    assert find_secrets(text) == []
+
+
+def test_aws_secret_key_is_found_next_to_its_key_id() -> None:
+    secret = "Zq8vN1cLx0Tn4Rk7Bw2Yd5Hf9Jm3Pe6Us1Ga8Qo2"
+    text = f"creds: AKIAQ3EGKPX7W2M5TNJR / {secret}"
+
+    redacted = redact(text)
+
+    assert redacted.kinds == ["aws_access_key_id", "aws_secret_key"]
+    assert secret not in redacted.text
+
+
+def test_url_credentials_redact_only_the_password() -> None:
+    text = "DATABASE_URL=postgres://webapp:Vx7!kq2Lz9@db.internal:5432/webapp"
+
+    redacted = redact(text)
+
+    assert redacted.text == "DATABASE_URL=postgres://webapp:[REDACTED:postgres_url]@db.internal:5432/webapp"
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("redis://:Hk2mQ9xLp4Rt7Vw1@cache:6379/0", "redis_url"),
+        ("mongodb+srv://reader:Qp9vLm2xRt7k@cluster0.ab1cd.mongodb.net/app", "mongodb_url"),
+        ("amqp://celery:Zt6yWq1mPx8n@rabbitmq:5672//", "amqp_url"),
+        ("mysql://root:Rk7%21pLm2q@10.0.0.5:3306/shop", "mysql_url"),
+    ],
+)
+def test_connection_urls_name_their_engine(text: str, kind: str) -> None:
+    assert redact(text).kinds == [kind]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "postgres://user:password@localhost:5432/mydb",
+        "postgres://app:${DB_PASSWORD}@db:5432/app",
+        "https://example.com:8443/path",
+        "s3://acme-data-lake-prod/raw/2024/06/9ddafc00d2c1e16f.parquet",
+    ],
+)
+def test_urls_without_real_credentials_are_not_secrets(text: str) -> None:
+    assert find_secrets(text) == []
+
+
+def test_private_key_block_is_redacted_whole() -> None:
+    body = "MIIEowIBAAKCAQEAq7Zk2vLx9Qp4Rt8Wm1Nc6Yb3Hf5Jd0Ks7Ge2Ua9Po4Ti1Vr8Xn"
+    text = f"key.pem:\n-----BEGIN RSA PRIVATE KEY-----\n{body}\n-----END RSA PRIVATE KEY-----\nthat's it"
+
+    redacted = redact(text)
+
+    assert redacted.text == "key.pem:\n[REDACTED:private_key_pem]\nthat's it"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAq7Zk2vLx9Qp4Rt8Wm1Nc6Yb3\n"
+        "-----END PUBLIC KEY-----",
+        "add my public key: ssh-ed25519 "
+        "AAAAC3NzaC1lZDI1NTE5AAAAIHq7Zk2vLx9Qp4Rt8Wm1Nc6Yb3Hf5Jd0Ks7Ge2Ua9P dev@box",
+        "-----BEGIN CERTIFICATE-----\nMIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJRTES\n"
+        "-----END CERTIFICATE-----",
+    ],
+)
+def test_public_keys_and_certificates_are_not_secrets(text: str) -> None:
+    assert find_secrets(text) == []

@@ -31,7 +31,11 @@ class ExampleSeeder:
             folder = self.examples_dir / namespace.value
             if not folder.is_dir():
                 continue
-            outcome = sync_folder(mirror, folder, namespace)
+            try:
+                outcome = sync_folder(mirror, folder, namespace)
+            except Exception as error:  # examples are a convenience: the stack runs without them
+                print(f"[pandora-local] example memory not seeded: {error!r}", file=sys.stderr, flush=True)
+                continue
             self.uploaded[namespace] = len(outcome.plan.uploads)
             print(
                 f"[pandora-local] example memory: {len(outcome.plan.uploads)} files from {folder} "

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote_plus
 
 from pandora_memory.secrets import redact
 
@@ -56,6 +57,7 @@ class DeadLetter:
 class _Route:
     function_id: str
     queue_url: str
+    queue_arn: str
     config: AsyncInvokeConfig
     failure_queue_url: str | None = None
     delivered: int = 0
@@ -64,7 +66,7 @@ class _Route:
 def _keys_of(event: Mapping[str, Any]) -> str:
     """The object keys an event names, redacted: a key may itself carry a credential."""
     keys = [
-        str(record.get("s3", {}).get("object", {}).get("key", "?"))
+        unquote_plus(str(record.get("s3", {}).get("object", {}).get("key", "?")))
         for record in event.get("Records", [])
         if isinstance(record, Mapping)
     ]
@@ -103,26 +105,22 @@ class S3EventBridge:
         )
         self.subscriptions = read_s3_subscriptions(template, resolver)
         sqs, s3 = stack.session.client("sqs"), stack.session.client("s3")
-        by_function: dict[str, list[S3Subscription]] = {}
-        for subscription in self.subscriptions:
-            by_function.setdefault(subscription.function_id, []).append(subscription)
-        queue_arns: dict[str, str] = {}
-        for function_id in by_function:
-            route = self._route(sqs, stack, function_id, async_invoke_config(template, resolver, function_id))
-            queue_arns[function_id] = sqs.get_queue_attributes(
-                QueueUrl=route.queue_url, AttributeNames=["QueueArn"]
-            )["Attributes"]["QueueArn"]
-            self._routes.append(route)
-        self._configure_buckets(s3, queue_arns)
+        routes: dict[str, _Route] = {}
+        for function_id in dict.fromkeys(item.function_id for item in self.subscriptions):
+            routes[function_id] = self._route(
+                sqs, stack, function_id, async_invoke_config(template, resolver, function_id)
+            )
+        self._routes = list(routes.values())
+        self._configure_buckets(s3, {function_id: route.queue_arn for function_id, route in routes.items()})
         for route in self._routes:
-            function = stack.functions[route.function_id]
-            self._spawn(f"s3-events-{route.function_id}", self._consume, sqs, route, function.invoke)
+            invoke = stack.functions[route.function_id].invoke
+            self._spawn(f"s3-events-{route.function_id}", self._consume, sqs, route, invoke)
         for subscription in self.subscriptions:
-            route = next(r for r in self._routes if r.function_id == subscription.function_id)
             watcher = DeleteMarkerWatcher(s3, subscription, stack.info.region, self.log)
             if watcher.applies():
                 watcher.baseline()
-                self._spawn(f"s3-deletes-{subscription.event_id}", self._watch, watcher, sqs, route.queue_url)
+                queue_url = routes[subscription.function_id].queue_url
+                self._spawn(f"s3-deletes-{subscription.event_id}", self._watch, watcher, sqs, queue_url)
         for subscription in self.subscriptions:
             self.log(
                 f"S3 events: s3://{subscription.bucket}/{subscription.prefix}*{subscription.suffix} "
@@ -142,11 +140,14 @@ class S3EventBridge:
         name = f"{stack.info.stack_name}-{function_id}-s3-events"[:80]
         attributes = {"VisibilityTimeout": str(self.retry_after_seconds)}
         queue_url = sqs.create_queue(QueueName=name, Attributes=attributes)["QueueUrl"]
+        queue_arn = sqs.get_queue_attributes(QueueUrl=queue_url, AttributeNames=["QueueArn"])["Attributes"][
+            "QueueArn"
+        ]
         failure_url = None
         if config.on_failure_queue_arn:
             failure_name = config.on_failure_queue_arn.rsplit(":", 1)[-1]
             failure_url = stack.provisioned.queue_urls.get(failure_name)
-        return _Route(function_id, queue_url, config, failure_url)
+        return _Route(function_id, queue_url, queue_arn, config, failure_url)
 
     def _configure_buckets(self, s3: Any, queue_arns: Mapping[str, str]) -> None:
         by_bucket: dict[str, list[dict[str, Any]]] = {}

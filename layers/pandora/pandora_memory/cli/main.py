@@ -4,7 +4,14 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from pandora_memory.cli import backfill_cmd, classify_cmd, feedback_cmd, review_cmd, token_cmd
+from pandora_memory.cli import (
+    backfill_cmd,
+    classify_cmd,
+    feedback_cmd,
+    review_cmd,
+    sync_cmd,
+    token_cmd,
+)
 
 Registrar = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], None]
 
@@ -16,6 +23,7 @@ def _registrars() -> list[Registrar]:
         review_cmd.register,
         feedback_cmd.register,
         backfill_cmd.register,
+        sync_cmd.register,
     ]
     return registrars
 

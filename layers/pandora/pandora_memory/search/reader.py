@@ -1,0 +1,227 @@
+"""Search over one namespace's active Markdown chunks and approved memories, cached per container.
+
+Warm path: one small GetItem on the projection pointer. When its `generation` and `memory_generation`
+equal the ones the cached index was built from, ranking runs in memory and nothing else is read.
+Otherwise only the stale half is reloaded - the snapshot from S3 when `generation` moved, the
+approved memories (one bounded Query) when `memory_generation` moved or the memory cache aged out -
+and the namespace's index is rebuilt from analysed entries, without re-tokenizing the snapshot.
+
+Namespaces never mix: the cache is keyed by namespace, every loaded entry must carry it (a snapshot
+holding another namespace's entry is refused), the index filters on it, and every hit is checked
+again before it is returned. Revision history is a separate, explicit call; search never reads it.
+"""
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from botocore.exceptions import BotoCoreError, ClientError
+
+from pandora_memory.ingest.projections import ProjectionPointer
+from pandora_memory.ingest.records import RevisionRecord
+from pandora_memory.namespaces import Namespace, parse_namespace
+from pandora_memory.search.index import AnalysedEntry, LexicalIndex, SearchHit, analyse_entry
+from pandora_memory.search.memory_entries import MemoryLoader, memory_entries
+from pandora_memory.search.snapshot import MalformedSnapshotError
+from pandora_memory.storage.errors import StorageError
+
+MAX_LIMIT = 50
+MAX_QUERY_CHARS = 2000
+
+Clock = Callable[[], float]
+
+
+class ProjectionSource(Protocol):
+    """What search needs of `pandora_memory.ingest.projections.ProjectionRepository`."""
+
+    def pointer(self, namespace: Namespace, *, with_documents: bool = False) -> ProjectionPointer: ...
+
+    def load_analysed(self, snapshot_key: str | None) -> list[AnalysedEntry]: ...
+
+
+class HistorySource(Protocol):
+    """What history needs of `pandora_memory.ingest.revisions.RevisionRepository`."""
+
+    def history(self, namespace: Namespace, logical_path: str) -> list[RevisionRecord]: ...
+
+
+class SearchUnavailableError(RuntimeError):
+    """A read the search depends on failed; `step` names it (pointer, snapshot, memories, history)."""
+
+    def __init__(self, step: str, cause: BaseException) -> None:
+        super().__init__(f"search {step} read failed: {type(cause).__name__}")
+        self.step = step
+
+
+class NamespaceMismatchError(RuntimeError):
+    """Stored search data of one namespace named another: refused rather than served."""
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    namespace: Namespace
+    logical_path: str
+    heading_path: tuple[str, ...]
+    text: str
+    revision_id: str
+    score: float
+    kind: str  # "chunk" or "memory"
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "namespace": self.namespace.value,
+            "logical_path": self.logical_path,
+            "heading_path": list(self.heading_path),
+            "text": self.text,
+            "revision_id": self.revision_id,
+            "score": round(self.score, 4),
+            "kind": self.kind,
+        }
+
+
+@dataclass(frozen=True)
+class _CachedIndex:
+    generation: int
+    snapshot_key: str | None
+    memory_generation: int
+    memories_loaded_at: float
+    chunks: tuple[AnalysedEntry, ...]
+    memories: tuple[AnalysedEntry, ...]
+    index: LexicalIndex
+
+
+class SearchService:
+    def __init__(
+        self,
+        projections: ProjectionSource,
+        memories: MemoryLoader,
+        revisions: HistorySource | None = None,
+        *,
+        memory_max_age_seconds: float | None = None,
+        clock: Clock = time.monotonic,
+    ) -> None:
+        self._projections = projections
+        self._memories = memories
+        self._revisions = revisions
+        self._memory_max_age = memory_max_age_seconds or None
+        self._clock = clock
+        # One entry per namespace; replaced whole, so a concurrent reader sees an old or a new index.
+        self._cache: dict[Namespace, _CachedIndex] = {}
+
+    def search(
+        self,
+        namespace: Namespace | str,
+        query: str,
+        limit: int = 5,
+        path_prefix: str | None = None,
+    ) -> list[SearchResult]:
+        """Best chunks and memories of one namespace for `query`, highest score first.
+
+        `path_prefix` keeps logical paths under it (`projects/` a folder, `projects/plan` one file,
+        `memory/` approved memories only).
+        """
+        scope = parse_namespace(namespace)
+        query = query[:MAX_QUERY_CHARS]
+        if limit <= 0 or not query.strip():
+            return []
+        index = self._index(scope)
+        prefix = path_prefix.lstrip("/") if path_prefix else None
+        hits = index.search(query, limit=min(limit, MAX_LIMIT), path_prefix=prefix, namespace=scope.value)
+        return [_result(scope, hit) for hit in hits]
+
+    def history(self, namespace: Namespace | str, logical_path: str) -> list[RevisionRecord]:
+        """Every revision of one document, oldest first (superseded ones carry summary and diff)."""
+        scope = parse_namespace(namespace)
+        if self._revisions is None:
+            raise RuntimeError("this search service was built without a revision repository")
+        try:
+            records = self._revisions.history(scope, logical_path)
+        except (ClientError, BotoCoreError) as error:
+            raise SearchUnavailableError("history", error) from None
+        for record in records:
+            if record.namespace != scope.value:
+                raise NamespaceMismatchError(f"a revision of {scope.value} is stored under another namespace")
+        return records
+
+    def forget(self, namespace: Namespace | None = None) -> None:
+        """Drops cached indexes (all, or one namespace's); the next search reloads."""
+        if namespace is None:
+            self._cache.clear()
+        else:
+            self._cache.pop(namespace, None)
+
+    # -- loading -----------------------------------------------------------------------------------
+    def _index(self, namespace: Namespace) -> LexicalIndex:
+        try:
+            pointer = self._projections.pointer(namespace)
+        except (ClientError, BotoCoreError) as error:
+            raise SearchUnavailableError("pointer", error) from None
+        cached = self._cache.get(namespace)
+        now = self._clock()
+        chunks_fresh = (
+            cached is not None
+            and cached.generation == pointer.generation
+            and cached.snapshot_key == pointer.snapshot_key
+        )
+        memories_fresh = (
+            cached is not None
+            and cached.memory_generation == pointer.memory_generation
+            and (self._memory_max_age is None or now - cached.memories_loaded_at < self._memory_max_age)
+        )
+        if cached is not None and chunks_fresh and memories_fresh:
+            return cached.index
+        chunks = cached.chunks if cached is not None and chunks_fresh else self._load_chunks(pointer)
+        if cached is not None and memories_fresh:
+            memories, loaded_at = cached.memories, cached.memories_loaded_at
+        else:
+            memories, loaded_at = self._load_memories(namespace), now
+        rebuilt = _CachedIndex(
+            generation=pointer.generation,
+            snapshot_key=pointer.snapshot_key,
+            memory_generation=pointer.memory_generation,
+            memories_loaded_at=loaded_at,
+            chunks=chunks,
+            memories=memories,
+            index=LexicalIndex.from_analysed([*chunks, *memories]),
+        )
+        self._cache[namespace] = rebuilt
+        return rebuilt.index
+
+    def _load_chunks(self, pointer: ProjectionPointer) -> tuple[AnalysedEntry, ...]:
+        try:
+            analysed = self._projections.load_analysed(pointer.snapshot_key)
+        except (ClientError, BotoCoreError, MalformedSnapshotError) as error:
+            raise SearchUnavailableError("snapshot", error) from None
+        _require_namespace(pointer.namespace, analysed)
+        return tuple(analysed)
+
+    def _load_memories(self, namespace: Namespace) -> tuple[AnalysedEntry, ...]:
+        try:
+            records = self._memories(namespace)
+        except (StorageError, ClientError, BotoCoreError) as error:
+            raise SearchUnavailableError("memories", error) from None
+        return tuple(analyse_entry(entry) for entry in memory_entries(records, namespace))
+
+
+def _require_namespace(namespace: Namespace, analysed: Sequence[AnalysedEntry]) -> None:
+    foreign = sum(1 for item in analysed if item.entry.namespace != namespace.value)
+    if foreign:
+        raise NamespaceMismatchError(
+            f"the {namespace.value} search snapshot holds {foreign} entries of another namespace"
+        )
+
+
+def _result(namespace: Namespace, hit: SearchHit) -> SearchResult:
+    entry = hit.entry
+    if entry.namespace != namespace.value:  # the last lock: never hand out another namespace's text
+        raise NamespaceMismatchError(f"a {namespace.value} search matched an entry of another namespace")
+    return SearchResult(
+        namespace=namespace,
+        logical_path=entry.logical_path,
+        heading_path=entry.heading_path,
+        text=entry.text,
+        revision_id=entry.revision_id,
+        score=hit.score,
+        kind=entry.kind,
+    )

@@ -1,0 +1,321 @@
+"""The `[candidate]` section of rules.toml, compiled once per process into one phrase index and a few
+gated regexes. Nothing here decides anything; it only gives the policy modules fast, typed access.
+"""
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from pandora_memory.policy.lexicon import Cue, PhraseIndex
+from pandora_memory.policy.models import MemoryType, Sensitivity
+from pandora_memory.policy.rules import section
+
+TIERS = ("strong", "medium", "weak")
+
+# Families of cues in the one phrase index; type families are "type.<memory_type>".
+COMMITMENT = "commitment"
+RETRACTION = "retraction"
+DISCLAIMER = "disclaimer"
+UNCERTAINTY = "uncertainty"
+ACCEPTANCE = "acceptance"
+CONFIRMATION = "confirmation"
+ASSISTANT_OFFER = "assistant_offer"
+RECALL = "recall"
+STANDING_SCOPE = "standing_scope"
+HYPOTHETICAL = "hypothetical"
+REQUEST = "request"
+KIN = "kin"
+COMPANION = "companion"
+PRONOUN = "pronoun"
+WRITER_META = "writer_meta"
+STABILITY = "stability"
+MOMENTARY = "momentary"
+MOMENTARY_TIME = "momentary_time"
+DATE_WORD = "date_word"
+SENSITIVITY_FAMILIES = {
+    "private_any_namespace": "sens.private_any",
+    "private": "sens.private",
+    "high": "sens.high",
+    "medium": "sens.medium",
+}
+
+
+def type_family(memory_type: MemoryType) -> str:
+    return f"type.{memory_type.value}"
+
+
+@dataclass(frozen=True, slots=True)
+class GatedPattern:
+    """A regex cue for what tokens cannot show; it runs only when its gate (one of the `needs`
+    substrings, as one literal alternation) is in the text."""
+
+    memory_type: MemoryType
+    cue: Cue
+    regex: re.Pattern[str]
+    gate: re.Pattern[str]
+
+    def search(self, lowered: str) -> bool:
+        return self.gate.search(lowered) is not None and self.regex.search(lowered) is not None
+
+
+@dataclass(frozen=True, slots=True)
+class TypeRules:
+    memory_type: MemoryType
+    label: str
+    weight: float
+    needs_person: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MoodRules:
+    fillers: frozenset[str]
+    wh_always: frozenset[str]
+    wh_maybe: frozenset[str]
+    aux: frozenset[str]
+    aux_always: frozenset[str]
+    subjects: frozenset[str]
+    aux_before_determiner: frozenset[str]
+    determiners: frozenset[str]
+    label_prefix: re.Pattern[str]
+
+
+@dataclass(frozen=True, slots=True)
+class ShapeRules:
+    top_level_domains: frozenset[str]
+    evidence: Mapping[str, tuple[tuple[MemoryType, float], ...]]
+    patterns: tuple[GatedPattern, ...]
+    label_types: Mapping[str, MemoryType]
+    label_weight: float
+
+
+@dataclass(frozen=True, slots=True)
+class StatementRules:
+    base: float
+    min_tokens: int
+    specific: float
+    max_specifics: int
+    stability_cap: float
+    min_type_evidence: float
+    momentary_penalty: float
+    momentary_time_weight: float
+    specific_shapes: frozenset[str]
+    intensifiers: frozenset[str]
+
+
+@dataclass(frozen=True, slots=True)
+class PeopleRules:
+    """Context that shows a capitalised word names a person: words after it, before it, or what it owns."""
+
+    name: re.Pattern[str]
+    after: tuple[str, ...]
+    before: tuple[str, ...]
+    possessed: tuple[str, ...]
+    not_names: frozenset[str]
+
+
+@dataclass(frozen=True, slots=True)
+class AuRules:
+    character_subject_weight: float
+    writer_meta_penalty: float
+
+
+@dataclass(frozen=True, slots=True)
+class SensitivityRules:
+    private_shapes: frozenset[str]
+    type_floor: Mapping[MemoryType, Sensitivity]
+    secret_floor: Sensitivity
+    person_level: Sensitivity
+
+
+@dataclass(frozen=True, slots=True)
+class CandidateRules:
+    phrases: PhraseIndex
+    mood: MoodRules
+    statement: StatementRules
+    shapes: ShapeRules
+    people: PeopleRules
+    au: AuRules
+    sensitivity: SensitivityRules
+    types: Mapping[MemoryType, TypeRules]
+    type_priority: tuple[MemoryType, ...]
+    real_life_only_types: frozenset[MemoryType]
+    fallback_type: Mapping[str, MemoryType]
+    summary_fillers: re.Pattern[str]
+    summary_filler_words: frozenset[str]
+    threshold: float
+    type_cap: float
+    confidence_at_threshold: float
+    confidence_slope: float
+    ambiguity_penalty: float
+    assistant_derived_penalty: float
+    review_below_confidence: float
+    veto_confidence: float
+    uncertainty_penalty: float
+    accepted_assistant_factor: float
+    acceptance_bonus: float
+    assistant_support_factor: float
+    confirmation_bonus: float
+    acceptance_max_tokens: int
+    max_classified_chars: int
+    summary_max_chars: int
+    au_fold_factor: float
+
+
+def _alternation(words: Iterable[str]) -> str:
+    ordered = sorted({w.lower() for w in words}, key=len, reverse=True)
+    return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in ordered)
+
+
+def _people_rules(table: Mapping[str, Any]) -> PeopleRules:
+    return PeopleRules(
+        name=re.compile(r"\b[A-Z][a-z]+(?:-[A-Z][a-z]+)?\b"),
+        after=tuple(f" {phrase} " for phrase in table["verbs_after"]),
+        before=tuple(f" {phrase} " for phrase in table["words_before"]),
+        possessed=tuple(f"'s {noun} " for noun in table["possessed"]),
+        not_names=frozenset(table["not_names"]),
+    )
+
+
+def _shape_rules(table: Mapping[str, Any], weights: Mapping[str, float]) -> ShapeRules:
+    evidence: dict[str, tuple[tuple[MemoryType, float], ...]] = {}
+    for shape, targets in table.items():
+        if isinstance(targets, dict) and shape != "label_types":
+            evidence[shape] = tuple((MemoryType(t), weights[tier]) for t, tier in targets.items())
+    patterns = tuple(
+        GatedPattern(
+            memory_type=MemoryType(entry["type"]),
+            cue=Cue(type_family(MemoryType(entry["type"])), entry["cue"], weights[entry["tier"]]),
+            regex=re.compile(entry["regex"]),
+            gate=re.compile("|".join(re.escape(needle) for needle in entry["needs"])),
+        )
+        for entry in table["patterns"]
+    )
+    return ShapeRules(
+        top_level_domains=frozenset(table["top_level_domains"]),
+        evidence=evidence,
+        patterns=patterns,
+        label_types={label: MemoryType(name) for label, name in table["label_types"].items()},
+        label_weight=weights[table["label_tier"]],
+    )
+
+
+@cache
+def candidate_rules() -> CandidateRules:
+    """Everything the candidate policy needs, compiled once; rules.toml is the only source."""
+    table = section("candidate")
+    weights: dict[str, float] = dict(table["weights"])
+    lexicons: dict[str, list[tuple[str, float]]] = {}
+
+    def add(family: str, phrases: Iterable[str], weight: float = 1.0) -> None:
+        lexicons.setdefault(family, []).extend((phrase, weight) for phrase in phrases)
+
+    types: dict[MemoryType, TypeRules] = {}
+    for name, spec in table["types"].items():
+        memory_type = MemoryType(name)
+        for tier in TIERS:
+            add(type_family(memory_type), spec.get(tier, []), weights[tier])
+        types[memory_type] = TypeRules(
+            memory_type=memory_type,
+            label=spec["label"],
+            weight=float(spec.get("weight", 1.0)),
+            needs_person=bool(spec.get("needs_person", False)),
+        )
+
+    mood, durability, people, sens = table["mood"], table["durability"], table["people"], table["sensitivity"]
+    statement, shapes = table["statement"], table["shapes"]
+    au_table = table["types"]["au_canon"]
+    add(COMMITMENT, durability["commitment_strong"], weights["strong"])
+    add(COMMITMENT, durability["commitment_medium"], weights["medium"])
+    for family, words in (
+        (RETRACTION, durability["retraction"]),
+        (DISCLAIMER, durability["disclaimer"]),
+        (UNCERTAINTY, durability["uncertainty"]),
+        (ACCEPTANCE, durability["acceptance"]),
+        (CONFIRMATION, durability["confirmation"]),
+        (ASSISTANT_OFFER, durability["assistant_offer"]),
+        (RECALL, mood["recall"]),
+        (STANDING_SCOPE, mood["standing_scope"]),
+        # Hypotheticals and requests only count where a clause opens.
+        (HYPOTHETICAL, [f"^ {phrase}" for phrase in mood["hypothetical"]]),
+        (REQUEST, [f"^ {phrase}" for phrase in mood["request"]]),
+        (KIN, people["kin"]),
+        (COMPANION, people["companions"]),
+        (PRONOUN, people["pronouns"]),
+        (WRITER_META, au_table["writer_meta"]),
+        (MOMENTARY, statement["momentary"]),
+        (MOMENTARY_TIME, statement["momentary_time"]),
+        (DATE_WORD, statement["date_words"]),
+    ):
+        add(family, words)
+    add(STABILITY, statement["stability"], float(statement["stability_weight"]))
+    for key, family in SENSITIVITY_FAMILIES.items():
+        add(family, sens[key])
+    labels = [*shapes["label_types"], *shapes["plain_labels"]]
+
+    return CandidateRules(
+        phrases=PhraseIndex(lexicons),
+        mood=MoodRules(
+            fillers=frozenset(mood["fillers"]),
+            wh_always=frozenset(mood["wh_always"]),
+            wh_maybe=frozenset(mood["wh_maybe"]),
+            aux=frozenset(mood["aux"]),
+            aux_always=frozenset(mood["aux_always"]),
+            subjects=frozenset(mood["subjects"]),
+            aux_before_determiner=frozenset(mood["aux_before_determiner"]),
+            determiners=frozenset(mood["determiners"]),
+            label_prefix=re.compile(rf"^({_alternation(labels)})\s*:", re.IGNORECASE),
+        ),
+        statement=StatementRules(
+            base=float(statement["base"]),
+            min_tokens=int(statement["min_tokens"]),
+            specific=float(statement["specific"]),
+            max_specifics=int(statement["max_specifics"]),
+            stability_cap=float(statement["stability_cap"]),
+            min_type_evidence=float(statement["min_type_evidence"]),
+            momentary_penalty=float(statement["momentary_penalty"]),
+            momentary_time_weight=float(statement["momentary_time_weight"]),
+            specific_shapes=frozenset(statement["specific_shapes"]),
+            intensifiers=frozenset(statement["intensifiers"]),
+        ),
+        shapes=_shape_rules(shapes, weights),
+        people=_people_rules(people),
+        au=AuRules(
+            character_subject_weight=weights[au_table["character_subject_tier"]],
+            writer_meta_penalty=float(au_table["writer_meta_penalty"]),
+        ),
+        sensitivity=SensitivityRules(
+            private_shapes=frozenset(sens["private_shapes"]),
+            type_floor={MemoryType(k): Sensitivity(v) for k, v in sens["type_floor"].items()},
+            secret_floor=Sensitivity(sens["secret_floor"]),
+            person_level=Sensitivity(sens["person_level"]),
+        ),
+        types=types,
+        type_priority=tuple(MemoryType(name) for name in table["type_priority"]),
+        real_life_only_types=frozenset(MemoryType(name) for name in table["real_life_only_types"]),
+        fallback_type={ns: MemoryType(name) for ns, name in table["fallback_type"].items()},
+        summary_fillers=re.compile(
+            rf"(?i)(?<![\w\[:])(?:{_alternation(table['summary_fillers'])})(?![\w\]]),?\s*"
+        ),
+        summary_filler_words=frozenset(
+            word for phrase in table["summary_fillers"] for word in phrase.split()
+        ),
+        threshold=float(table["threshold"]),
+        type_cap=float(table["type_cap"]),
+        confidence_at_threshold=float(table["confidence_at_threshold"]),
+        confidence_slope=float(table["confidence_slope"]),
+        ambiguity_penalty=float(table["ambiguity_penalty"]),
+        assistant_derived_penalty=float(table["assistant_derived_penalty"]),
+        review_below_confidence=float(table["review_below_confidence"]),
+        veto_confidence=float(table["veto_confidence"]),
+        uncertainty_penalty=float(table["uncertainty_penalty"]),
+        accepted_assistant_factor=float(table["accepted_assistant_factor"]),
+        acceptance_bonus=float(table["acceptance_bonus"]),
+        assistant_support_factor=float(table["assistant_support_factor"]),
+        confirmation_bonus=float(table["confirmation_bonus"]),
+        acceptance_max_tokens=int(table["acceptance_max_tokens"]),
+        max_classified_chars=int(table["max_classified_chars"]),
+        summary_max_chars=int(table["summary_max_chars"]),
+        au_fold_factor=float(table["au_fold_factor"]),
+    )

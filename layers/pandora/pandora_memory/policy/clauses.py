@@ -1,0 +1,198 @@
+"""Splits a message into clauses and reads each one's mood: statement, question, hypothetical, request.
+
+Only statements (and labelled notes such as "todo: ...") can carry a durable memory; a question or an
+idea floated "what if..." never does, unless it asks for a standing behaviour ("can you use British
+spelling from now on?").
+"""
+
+import re
+import unicodedata
+from collections.abc import Iterable
+from enum import StrEnum
+from typing import NamedTuple
+
+from pandora_memory.policy.candidate_rules import (
+    HYPOTHETICAL,
+    RECALL,
+    REQUEST,
+    STANDING_SCOPE,
+    CandidateRules,
+    MoodRules,
+)
+from pandora_memory.policy.lexicon import TOKEN_PATTERN, Hit
+from pandora_memory.policy.shapes import token_shapes
+
+# Text is normalised first (single spaces, no blank lines), so plain separators are enough.
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?]) |\n| - |; ")
+# Inside a clause ending in "?", the statement before the question ("we use X, can you...?").
+_SEGMENT_BREAK = re.compile(r", | but ")
+# Quoted or fenced material is pasted content (to rewrite, translate...), not the user's own statement.
+# Each pattern starts with its literal quote so the scan is fast; an opening single quote must not
+# follow a letter (that is an apostrophe: "don't ... it's").
+_FENCED = re.compile(r"```.*?```", re.DOTALL)
+_DOUBLE_QUOTED = re.compile(r"\"[^\"\n]{16,}\"")
+_SINGLE_QUOTED = re.compile(r"'[^'\n]{16,}'(?!\w)")
+_TYPOGRAPHY = str.maketrans(
+    {"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"', "\u2014": " - ", "\u2013": " - "}
+)
+
+
+class Mood(StrEnum):
+    STATEMENT = "statement"
+    LABELLED = "labelled"
+    QUESTION = "question"
+    HYPOTHETICAL = "hypothetical"
+    REQUEST = "request"
+    RECALL = "recall"
+
+
+DURABLE_MOODS = frozenset({Mood.STATEMENT, Mood.LABELLED})
+
+
+class Clause(NamedTuple):
+    text: str
+    lowered: str
+    tokens: tuple[str, ...]
+    hits: tuple[Hit, ...]
+    mood: Mood
+    shapes: frozenset[str]
+    label: str | None
+
+
+def normalise_keep_case(text: str) -> str:
+    """text.normalise without lower-casing: summaries and name detection need the user's casing."""
+    if not text.isascii():
+        text = unicodedata.normalize("NFKC", text).translate(_TYPOGRAPHY)
+    lines = (" ".join(line.split()) for line in text.split("\n"))
+    return "\n".join(line for line in lines if line)
+
+
+def without_quotes(text: str) -> str:
+    if "```" in text:
+        text = _FENCED.sub(_PLACEHOLDER, text)
+    if '"' in text:
+        text = _DOUBLE_QUOTED.sub(_PLACEHOLDER, text)
+    if "'" in text:
+        text = _SINGLE_QUOTED.sub(_unless_apostrophe, text)
+    return text
+
+
+_PLACEHOLDER = '"…"'
+
+
+def _unless_apostrophe(match: re.Match[str]) -> str:
+    start = match.start()
+    after_letter = start > 0 and match.string[start - 1].isalnum()
+    return match.group() if after_letter else _PLACEHOLDER
+
+
+def read_text(text: str | None, rules: CandidateRules) -> tuple[Clause, ...]:
+    """Raw (already redacted) message text to clauses: normalised, quotes set aside, capped in length."""
+    if not text:
+        return ()
+    return read_clauses(without_quotes(normalise_keep_case(text[: rules.max_classified_chars])), rules)
+
+
+def read_clauses(text: str, rules: CandidateRules) -> tuple[Clause, ...]:
+    """`text` must already be normalised; pieces are read in order."""
+    clauses: list[Clause] = []
+    for piece in _SENTENCE_BREAK.split(text):
+        piece = piece.strip()
+        if not piece:
+            continue
+        if piece.endswith("?"):
+            clauses.extend(_read_question(piece, rules))
+        else:
+            clauses.append(read_clause(piece, rules))
+    return tuple(clauses)
+
+
+def read_clause(text: str, rules: CandidateRules, *, ends_question: bool | None = None) -> Clause:
+    lowered = text.lower()
+    tokens: list[str] = TOKEN_PATTERN.findall(lowered)
+    skipped = rules.statement.intensifiers
+    if not skipped.isdisjoint(tokens):
+        tokens = [token for token in tokens if token not in skipped]
+    start = _content_start(tokens, rules.mood)
+    hits = tuple(rules.phrases.match(tokens, lowered, start))
+    labelled = rules.mood.label_prefix.match(lowered) if ":" in lowered else None
+    label = labelled.group(1) if labelled else None
+    asks = text.endswith("?") if ends_question is None else ends_question
+    mood = Mood.LABELLED if label else _mood(tokens, start, hits, asks, rules.mood)
+    shapes = token_shapes(text, lowered, tokens, rules.shapes.top_level_domains)
+    return Clause(text, lowered, tuple(tokens), hits, mood, shapes, label)
+
+
+def hits_by_family(clauses: Iterable[Clause]) -> dict[str, list[Hit]]:
+    """Every hit of a turn grouped by cue family: each policy module reads only its families."""
+    index: dict[str, list[Hit]] = {}
+    for clause in clauses:
+        for hit in clause.hits:
+            family = hit.cue.family
+            if family in index:
+                index[family].append(hit)
+            else:
+                index[family] = [hit]
+    return index
+
+
+def distinct_cues(hits: Iterable[Hit]) -> list[str]:
+    found: list[str] = []
+    for hit in hits:
+        if hit.cue.text not in found:
+            found.append(hit.cue.text)
+    return found
+
+
+def _read_question(piece: str, rules: CandidateRules) -> list[Clause]:
+    """Statements before the first asking segment stay statements; the rest is one question.
+
+    "we use X, can you write the migration?" keeps "we use X"; a question that asks for a standing
+    behaviour anywhere ("can you use British spelling, from now on?") is a statement as a whole.
+    """
+    segments = _SEGMENT_BREAK.split(piece)
+    if len(segments) == 1:
+        return [read_clause(piece, rules)]
+    clauses = [read_clause(segment, rules, ends_question=False) for segment in segments]
+    asking = next((i for i, clause in enumerate(clauses) if clause.mood not in DURABLE_MOODS), None)
+    first = 0 if asking is None else asking
+    mood = Mood.QUESTION if asking is None else clauses[asking].mood
+    standing = any(hit.cue.family == STANDING_SCOPE for clause in clauses[first:] for hit in clause.hits)
+    if standing and mood in (Mood.QUESTION, Mood.REQUEST):
+        mood = Mood.STATEMENT
+    return clauses[:first] + [clause._replace(mood=mood) for clause in clauses[first:]]
+
+
+def _content_start(tokens: list[str], mood: MoodRules) -> int:
+    index = 0
+    while index < len(tokens) and tokens[index] in mood.fillers:
+        index += 1
+    return index
+
+
+def _mood(tokens: list[str], start: int, hits: tuple[Hit, ...], asks: bool, mood: MoodRules) -> Mood:
+    families = {hit.cue.family for hit in hits}
+    if RECALL in families:
+        return Mood.RECALL
+    if HYPOTHETICAL in families:
+        return Mood.HYPOTHETICAL
+    standing = STANDING_SCOPE in families
+    if asks or _opens_question(tokens, start, mood):
+        return Mood.STATEMENT if standing else Mood.QUESTION
+    if REQUEST in families:
+        return Mood.STATEMENT if standing else Mood.REQUEST
+    return Mood.STATEMENT
+
+
+def _opens_question(tokens: list[str], start: int, mood: MoodRules) -> bool:
+    if start >= len(tokens):
+        return False
+    first = tokens[start]
+    following = tokens[start + 1] if start + 1 < len(tokens) else ""
+    if first in mood.wh_always or first in mood.aux_always:
+        return True
+    if first in mood.wh_maybe:
+        return following in mood.aux or following in mood.aux_always
+    if first in mood.aux and following in mood.subjects:
+        return True
+    return first in mood.aux_before_determiner and following in mood.determiners

@@ -1,0 +1,127 @@
+"""Scores each memory type from its cue family in the clauses that may carry a memory.
+
+Every type has one rule id (RULE_ID_BY_TYPE) and a weight in rules.toml, so a feedback loop can demote
+a type that reviewers keep rejecting without touching its lexicon.
+"""
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Final
+
+from pandora_memory.namespaces import Namespace
+from pandora_memory.policy.candidate_rules import COMMITMENT, WRITER_META, CandidateRules, type_family
+from pandora_memory.policy.clauses import Clause
+from pandora_memory.policy.models import MemoryType
+from pandora_memory.policy.shapes import opens_with_character
+
+RULE_ID_BY_TYPE: Final[Mapping[MemoryType, str]] = MappingProxyType(
+    {
+        memory_type: f"candidate.type.{memory_type.value}"
+        for memory_type in MemoryType
+        if memory_type.value != "none"
+    }
+)
+RULE_COMMITMENT: Final = "candidate.commitment"
+_FAMILY_TO_TYPE: Final = {type_family(t): t for t in RULE_ID_BY_TYPE}
+
+
+@dataclass(slots=True)
+class TypeEvidence:
+    """Evidence per memory type, with the distinct cues that produced it."""
+
+    cue_weights: dict[MemoryType, dict[str, float]] = field(default_factory=dict)
+
+    def add(self, memory_type: MemoryType, cue: str, weight: float) -> None:
+        cues = self.cue_weights.get(memory_type)
+        if cues is None:
+            self.cue_weights[memory_type] = {cue: weight}
+        elif weight > cues.get(cue, 0.0):
+            cues[cue] = weight
+
+    def raw(self, memory_type: MemoryType) -> float:
+        return sum(self.cue_weights.get(memory_type, {}).values())
+
+    def cues(self, memory_type: MemoryType) -> list[str]:
+        return list(self.cue_weights.get(memory_type, {}))
+
+
+@dataclass(frozen=True, slots=True)
+class TypeScores:
+    scores: Mapping[MemoryType, float]
+    cues: Mapping[MemoryType, tuple[str, ...]]
+
+    def ranked(self, priority: Sequence[MemoryType]) -> list[tuple[MemoryType, float]]:
+        order = {memory_type: index for index, memory_type in enumerate(priority)}
+        return sorted(self.scores.items(), key=lambda item: (-item[1], order.get(item[0], len(order))))
+
+
+def collect(clauses: Sequence[Clause], namespace: Namespace, rules: CandidateRules) -> TypeEvidence:
+    """Cue hits, token shapes, clause labels and the few gated regexes, per memory type."""
+    evidence = TypeEvidence()
+    shapes = rules.shapes
+    for clause in clauses:
+        for hit in clause.hits:
+            memory_type = _FAMILY_TO_TYPE.get(hit.cue.family)
+            if memory_type is not None:
+                evidence.add(memory_type, hit.cue.text, hit.cue.weight)
+        for shape in clause.shapes:
+            for memory_type, weight in shapes.evidence.get(shape, ()):
+                evidence.add(memory_type, shape.replace("_", " "), weight)
+        labelled = shapes.label_types.get(clause.label) if clause.label else None
+        if labelled is not None:
+            evidence.add(labelled, f"{clause.label}:", shapes.label_weight)
+        if namespace is Namespace.AU and opens_with_character(clause.text, rules.people.not_names):
+            evidence.add(MemoryType.AU_CANON, "character subject", rules.au.character_subject_weight)
+    if clauses:
+        lowered = "\n".join(clause.lowered for clause in clauses)
+        for pattern in shapes.patterns:
+            if pattern.search(lowered):
+                evidence.add(pattern.memory_type, pattern.cue.text, pattern.cue.weight)
+    return evidence
+
+
+def score(
+    evidence: TypeEvidence,
+    clauses: Sequence[Clause],
+    namespace: Namespace,
+    has_person: bool,
+    rules: CandidateRules,
+) -> TypeScores:
+    """Turns raw evidence into capped, weighted scores for the types allowed in this namespace."""
+    scores: dict[MemoryType, float] = {}
+    cues: dict[MemoryType, tuple[str, ...]] = {}
+    folded = 0.0
+    folded_cues: list[str] = []
+    for memory_type, type_rules in rules.types.items():
+        raw = evidence.raw(memory_type)
+        if type_rules.needs_person and not has_person:
+            raw = 0.0
+        if namespace is Namespace.AU and memory_type in rules.real_life_only_types:
+            folded += raw * rules.au_fold_factor
+            folded_cues.extend(evidence.cues(memory_type) if raw else [])
+            continue
+        if namespace is Namespace.REAL_LIFE and memory_type is MemoryType.AU_CANON:
+            continue
+        scores[memory_type] = raw
+        cues[memory_type] = tuple(evidence.cues(memory_type)) if raw else ()
+    if namespace is Namespace.AU:
+        meta = any(hit.cue.family == WRITER_META for clause in clauses for hit in clause.hits)
+        canon = (
+            scores.get(MemoryType.AU_CANON, 0.0) + folded - (rules.au.writer_meta_penalty if meta else 0.0)
+        )
+        scores[MemoryType.AU_CANON] = max(canon, 0.0)
+        cues[MemoryType.AU_CANON] = (*cues.get(MemoryType.AU_CANON, ()), *folded_cues)
+    for memory_type in scores:
+        scores[memory_type] = min(scores[memory_type], rules.type_cap) * rules.types[memory_type].weight
+    return TypeScores(scores, cues)
+
+
+def commitment(clauses: Iterable[Clause]) -> tuple[float, tuple[str, ...]]:
+    """General commitment and finality ("from now on", "no exceptions", "always"): distinct cues summed."""
+    weights: dict[str, float] = {}
+    for clause in clauses:
+        for hit in clause.hits:
+            if hit.cue.family == COMMITMENT:
+                weights[hit.cue.text] = hit.cue.weight
+    return sum(weights.values()), tuple(weights)

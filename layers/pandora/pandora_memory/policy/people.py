@@ -1,0 +1,57 @@
+"""Whether a turn involves another person: a name in a person-like spot, kin words, or he/she.
+
+Names are never listed: a capitalised word counts as a person only where people appear ("Mina said",
+"told Leo", "Hana's email", "with Jae") or next to he/she, so product names mostly stay out.
+"""
+
+from collections.abc import Mapping, Sequence
+
+from pandora_memory.policy.candidate_rules import COMPANION, KIN, PRONOUN, CandidateRules
+from pandora_memory.policy.lexicon import Hit
+
+NAMED_PERSON = "named person"
+KIN_WORD = "family or partner"
+THIRD_PERSON = "he/she"
+COMPANION_PHRASE = "someone and I"
+_CONTEXT = 24
+_PUNCTUATION_AS_SPACE = str.maketrans(",.;:!?()", "        ")
+
+
+def person_cues(text: str, hits: Mapping[str, Sequence[Hit]], rules: CandidateRules) -> list[str]:
+    """Cue labels (never the names themselves) for the people the case-kept `text` mentions."""
+    cues: list[str] = []
+    if _has_named_person(text, rules, pronoun=PRONOUN in hits):
+        cues.append(NAMED_PERSON)
+    if KIN in hits:
+        cues.append(KIN_WORD)
+    if PRONOUN in hits:
+        cues.append(THIRD_PERSON)
+    if COMPANION in hits:
+        cues.append(COMPANION_PHRASE)
+    return cues
+
+
+def names_someone(text: str, rules: CandidateRules) -> bool:
+    """A capitalised word that is not a known non-name: enough when the cue itself is about people."""
+    return any(match.group() not in rules.people.not_names for match in rules.people.name.finditer(text))
+
+
+def _has_named_person(text: str, rules: CandidateRules, *, pronoun: bool) -> bool:
+    people = rules.people
+    padded = f" {text} "
+    for match in people.name.finditer(padded):
+        name = match.group()
+        if name in people.not_names:
+            continue
+        after = padded[match.end() : match.end() + _CONTEXT].lower().translate(_PUNCTUATION_AS_SPACE) + " "
+        if after.startswith(people.after) or after.startswith(people.possessed):
+            return True
+        before = " " + padded[max(0, match.start() - _CONTEXT) : match.start()].lower().translate(
+            _PUNCTUATION_AS_SPACE
+        )
+        if before.endswith(people.before):
+            return True
+        # A capitalised word inside a sentence that also says he/she is most likely a person.
+        if pronoun and match.start() > 1 and padded[match.start() - 2] not in ".!?":
+            return True
+    return False

@@ -1,0 +1,226 @@
+"""Reads an already-redacted turn into a verdict: candidate or not, which memory type, how sure.
+
+Evidence is the winning type's cues plus general commitment, the declarative shape of the statement
+and the assistant's confirmation, minus uncertainty and feelings of the moment; it must reach the
+threshold, and confidence is a logistic curve of how far past it the evidence goes.
+"""
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from pandora_memory.namespaces import Namespace
+from pandora_memory.policy import durability, memory_types, statement
+from pandora_memory.policy.candidate_rules import CandidateRules
+from pandora_memory.policy.clauses import Clause, hits_by_family, read_text
+from pandora_memory.policy.lexicon import Hit
+from pandora_memory.policy.memory_types import RULE_ID_BY_TYPE, TypeEvidence
+from pandora_memory.policy.models import MemoryType
+from pandora_memory.policy.people import names_someone, person_cues
+
+RULE_NO_STATEMENT = "candidate.no_durable_statement"
+RULE_BELOW_THRESHOLD = "candidate.below_threshold"
+RULE_ASSISTANT_ACCEPTED = "candidate.assistant.accepted"
+RULE_ASSISTANT_CONFIRMED = "candidate.assistant.confirmed"
+RULE_ASSISTANT_IGNORED = "candidate.assistant.ignored"
+RULE_FALLBACK_TYPE = "candidate.type.fallback"
+
+
+@dataclass(slots=True)
+class Reading:
+    """What the classifier concluded about the (redacted) turn, before status and review."""
+
+    memory_type: MemoryType = MemoryType.NONE
+    is_candidate: bool = False
+    confidence: float = 0.0
+    from_assistant: bool = False
+    rules: list[str] = field(default_factory=list)
+    cues: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    summary_clauses: tuple[Clause, ...] = ()
+    person_clauses: tuple[Clause, ...] = ()
+    people: list[str] = field(default_factory=list)
+
+    def cite(self, rule: str, cues: Sequence[str] = (), note: str = "") -> None:
+        if rule not in self.rules:
+            self.rules.append(rule)
+        self.cues.extend(cue for cue in cues if cue not in self.cues)
+        if note:
+            self.notes.append(note)
+
+
+@dataclass(slots=True)
+class _Gathered:
+    """Evidence from the user's durable clauses, and from the reply when it counts."""
+
+    types: TypeEvidence
+    commitment: float
+    commitment_cues: tuple[str, ...]
+    summary_clauses: tuple[Clause, ...]
+    bonus: float = 0.0
+
+
+def quoted(cues: Sequence[str]) -> str:
+    return ", ".join(f"'{cue}'" for cue in cues)
+
+
+def _sigmoid(value: float) -> float:
+    return 1.0 / (1.0 + math.exp(-value))
+
+
+def _logit(probability: float) -> float:
+    return math.log(probability / (1.0 - probability))
+
+
+def read_turn(
+    user: Sequence[Clause],
+    user_hits: Mapping[str, Sequence[Hit]],
+    assistant_text: str | None,
+    namespace: Namespace,
+    rules: CandidateRules,
+) -> Reading:
+    """`user_hits` is hits_by_family(user); the reply is read only when it can matter."""
+    reading = Reading(person_clauses=tuple(user))
+    verdict = durability.assess_user(user, user_hits, rules)
+    if verdict.vetoed:
+        reading.people = person_cues(" ".join(c.text for c in user), user_hits, rules)
+        reading.confidence = rules.veto_confidence
+        reading.cite(
+            durability.RULE_DISCLAIMER, verdict.cues, f"user disclaimed the turn ({quoted(verdict.cues)})"
+        )
+        return reading
+    _note_verdict(reading, verdict)
+    gathered = _gather(reading, verdict, assistant_text, namespace, rules)
+    person_hits = hits_by_family(reading.person_clauses) if reading.from_assistant else user_hits
+    reading.people = person_cues(" ".join(c.text for c in reading.person_clauses), person_hits, rules)
+    _conclude(reading, verdict, gathered, user_hits, namespace, rules)
+    return reading
+
+
+def _note_verdict(reading: Reading, verdict: durability.Durability) -> None:
+    for rule in verdict.rules:
+        reading.cite(rule)
+    if verdict.cues:
+        reading.cues.extend(cue for cue in verdict.cues if cue not in reading.cues)
+        reading.notes.append(f"took back or unsure ({quoted(verdict.cues)})")
+    skipped = [r.rsplit(".", 1)[1] for r in verdict.rules if r in durability.RULE_SKIPPED_MOOD.values()]
+    if skipped:
+        reading.notes.append(f"skipped {', '.join(skipped)} clauses")
+
+
+def _gather(
+    reading: Reading,
+    verdict: durability.Durability,
+    assistant_text: str | None,
+    namespace: Namespace,
+    rules: CandidateRules,
+) -> _Gathered:
+    types = memory_types.collect(verdict.evidence, namespace, rules)
+    commitment, commitment_cues = memory_types.commitment(verdict.evidence)
+    gathered = _Gathered(types, commitment, commitment_cues, verdict.evidence)
+    own = max((types.raw(memory_type) for memory_type in types.cue_weights), default=0.0) + commitment
+    has_signal = own > 0.0
+    accepting = verdict.accepts_proposal and own < rules.threshold
+    if not assistant_text:
+        return gathered
+    if not (accepting or has_signal):
+        reading.cite(RULE_ASSISTANT_IGNORED, note="the assistant's reply alone is not the user's memory")
+        return gathered
+    reply = read_text(assistant_text, rules)
+    proposals = durability.proposal_clauses(reply)
+    if accepting and proposals:
+        # The user said "yes, do that": the assistant's proposal is what they accepted.
+        _add_scaled(types, memory_types.collect(proposals, namespace, rules), rules.accepted_assistant_factor)
+        extra, extra_cues = memory_types.commitment(proposals)
+        gathered.commitment += extra * rules.accepted_assistant_factor
+        gathered.commitment_cues += extra_cues
+        gathered.bonus += rules.acceptance_bonus
+        gathered.summary_clauses = proposals
+        reading.from_assistant = True
+        reading.person_clauses = (*reading.person_clauses, *proposals)
+        reading.cite(RULE_ASSISTANT_ACCEPTED, note="user accepted the assistant's proposal")
+    elif has_signal:
+        # The reply only supports what the user already said ("Got it, short bullets from now on").
+        _add_scaled(
+            types, memory_types.collect(proposals, namespace, rules), rules.assistant_support_factor, "reply"
+        )
+        confirmed = durability.confirmation_cues(reply)
+        if confirmed:
+            gathered.bonus += rules.confirmation_bonus
+            reading.cite(RULE_ASSISTANT_CONFIRMED, confirmed, f"assistant confirmed ({quoted(confirmed)})")
+    return gathered
+
+
+def _add_scaled(into: TypeEvidence, extra: TypeEvidence, factor: float, only_known: str = "") -> None:
+    """Adds another reading's evidence at `factor`; with `only_known`, only to types already present,
+    under cue names prefixed by it."""
+    for memory_type, cues in extra.cue_weights.items():
+        if only_known and memory_type not in into.cue_weights:
+            continue
+        for cue, weight in cues.items():
+            into.add(memory_type, f"{only_known}: {cue}" if only_known else cue, weight * factor)
+
+
+def _conclude(
+    reading: Reading,
+    verdict: durability.Durability,
+    gathered: _Gathered,
+    user_hits: Mapping[str, Sequence[Hit]],
+    namespace: Namespace,
+    rules: CandidateRules,
+) -> None:
+    # Only a type that needs a person makes the name check worth running.
+    needs_person = any(rules.types[t].needs_person for t in gathered.types.cue_weights)
+    summary_text = " ".join(c.text for c in gathered.summary_clauses) if needs_person else ""
+    has_person = bool(reading.people) or (needs_person and names_someone(summary_text, rules))
+    scores = memory_types.score(gathered.types, verdict.evidence, namespace, has_person, rules)
+    ranked = scores.ranked(rules.type_priority)
+    best_type, best = ranked[0] if ranked else (MemoryType.NONE, 0.0)
+    runner_up = ranked[1][1] if len(ranked) > 1 else 0.0
+    fallback = best < rules.statement.min_type_evidence and gathered.commitment >= rules.threshold
+    if fallback:
+        best_type = rules.fallback_type[namespace.value]
+    eligible = best >= rules.statement.min_type_evidence or fallback
+    declarative = statement.support(gathered.summary_clauses, rules)
+    penalty, momentary = statement.momentary(user_hits, rules)
+    earned = best + gathered.commitment + declarative.score + gathered.bonus if eligible else best
+    total = earned - verdict.uncertainty - penalty
+    if momentary:
+        reading.cite(statement.RULE_MOMENTARY, momentary, f"of the moment ({quoted(momentary)})")
+    reading.summary_clauses = gathered.summary_clauses
+    base_logit = _logit(rules.confidence_at_threshold)
+
+    if total < rules.threshold or not eligible:
+        reading.confidence = _sigmoid(base_logit + rules.confidence_slope * (rules.threshold - total))
+        if total <= 0.0 and not verdict.evidence:
+            reading.cite(RULE_NO_STATEMENT, note="no durable statement")
+        else:
+            closest = f" (closest type {best_type.value})" if best > 0 else ""
+            note = f"evidence {total:.2f} below threshold {rules.threshold:.2f}{closest}"
+            reading.cite(RULE_BELOW_THRESHOLD, note=note)
+        return
+
+    logit = base_logit + rules.confidence_slope * (total - rules.threshold)
+    if best > 0.0:
+        logit -= rules.ambiguity_penalty * (runner_up / best)
+    if fallback:
+        logit -= rules.ambiguity_penalty
+    if reading.from_assistant:
+        logit -= rules.assistant_derived_penalty
+    reading.is_candidate = True
+    reading.memory_type = best_type
+    reading.confidence = _sigmoid(logit)
+    type_cues = list(scores.cues.get(best_type, ()))
+    if fallback:
+        reading.cite(RULE_FALLBACK_TYPE, note=f"only commitment cues; filed as {best_type.value}")
+    reading.cite(
+        RULE_ID_BY_TYPE[best_type],
+        type_cues,
+        f"{best_type.value} from {quoted(type_cues) or 'commitment alone'} (evidence {total:.2f})",
+    )
+    if gathered.commitment_cues:
+        commitment_note = f"commitment ({quoted(gathered.commitment_cues)})"
+        reading.cite(memory_types.RULE_COMMITMENT, gathered.commitment_cues, commitment_note)
+    if declarative.score:
+        statement_note = f"declarative statement ({declarative.score:.2f})"
+        reading.cite(statement.RULE_STATEMENT, declarative.cues, statement_note)

@@ -1,0 +1,67 @@
+"""Auto-retrieve policy: should this turn pull the user's memory in, from which namespace, and how.
+
+Deterministic and explainable: the message is read into cue families (retrieve_signals), each
+family that fires adds a weight from rules.toml (retrieve_score), generic question shapes and small
+talk subtract, and the total is compared with a threshold. The reason names every rule and cue.
+"""
+
+from pandora_memory.namespaces import Namespace
+from pandora_memory.policy.models import RetrievalMode, RetrieveDecision
+from pandora_memory.policy.namespace_inference import NamespaceChoice, choose_namespace
+from pandora_memory.policy.retrieve_lexicon import retrieve_rules
+from pandora_memory.policy.retrieve_score import Contribution, contributions
+from pandora_memory.policy.retrieve_signals import MessageReading, read_message
+from pandora_memory.policy.rules import policy_version
+
+# Turns that ask to go on are best served by the context pack (open loops, recent decisions) unless
+# they also name something specific to search for.
+_CONTEXT_PACK_FAMILIES = ("continuation", "open_loop")
+
+
+def _retrieval_mode(reading: MessageReading) -> RetrievalMode:
+    asks_to_go_on = any(family in reading.cues for family in _CONTEXT_PACK_FAMILIES)
+    names_something = bool(reading.names or reading.specific_items)
+    return RetrievalMode.CONTEXT_PACK if asks_to_go_on and not names_something else RetrievalMode.HYBRID
+
+
+def _reason(
+    verdict: str, fired: list[Contribution], score: float, threshold: float, choice: NamespaceChoice
+) -> str:
+    positive = " + ".join(c.describe() for c in fired if c.weight > 0) or "no retrieval cues"
+    negative = "".join(f" - {c.describe()}" for c in fired if c.weight < 0)
+    comparison = ">=" if score >= threshold else "<"
+    return (
+        f"{verdict}: {positive}{negative}; score {score:.2f} {comparison} {threshold:.2f}; {choice.explain()}"
+    )
+
+
+def should_auto_retrieve_memory(
+    user_message: str,
+    conversation_type: str | None = None,
+    namespace: str | Namespace | None = None,
+    current_task: str | None = None,
+) -> RetrieveDecision:
+    """Raises UnknownNamespaceError (a ValueError) for a namespace other than real_life or au."""
+    choice = choose_namespace(namespace, user_message, current_task)
+    if not user_message or not user_message.strip():
+        return RetrieveDecision(
+            should_retrieve=False,
+            namespace=choice.namespace,
+            reason=f"skip: empty message; {choice.explain()}",
+            rules=["empty_message"],
+            policy_version=policy_version(),
+            retrieval_mode=RetrievalMode.NONE,
+        )
+    rules = retrieve_rules()
+    reading = read_message(user_message, rules)
+    fired = contributions(reading, rules, choice.namespace, current_task, conversation_type)
+    score = round(sum(c.weight for c in fired), 4)
+    retrieve = score >= rules.threshold
+    return RetrieveDecision(
+        should_retrieve=retrieve,
+        namespace=choice.namespace,
+        reason=_reason("retrieve" if retrieve else "skip", fired, score, rules.threshold, choice),
+        rules=[c.rule for c in fired] or ["no_retrieval_cues"],
+        policy_version=policy_version(),
+        retrieval_mode=_retrieval_mode(reading) if retrieve else RetrievalMode.NONE,
+    )

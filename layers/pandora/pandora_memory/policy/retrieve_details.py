@@ -1,0 +1,124 @@
+"""Reading stages two and three of the retrieve policy, run only when the score needs them.
+
+Stage two (`read_details`) finds recalled events ("we picked", "Dana said"), names, and specific
+things worth a search (numbered units, files, identifiers); it only adds evidence. Stage three
+(`read_shapes`) finds generic-question, math and trivia shapes and in-chat follow-ups, tried at
+clause starts; it only ever costs one penalty.
+"""
+
+import re
+
+from pandora_memory.policy.retrieve_lexicon import IN_CHAT_FOLLOWUP, RetrieveRules
+from pandora_memory.policy.retrieve_signals import MessageReading, in_order, positions
+
+_DIGIT = re.compile(r"\d")
+# Capitalised words, for names. Letters only: a token mixing digits is never echoed as a name.
+_CAPITALISED = re.compile(r"[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+")
+_SENTENCE_END = ".!?:;"
+
+
+def _read_past_tense(words: list[str], subject: int, reading: MessageReading, rules: RetrieveRules) -> None:
+    """ "we picked", "they first met", "Dana said": the user recalling something that happened."""
+    for offset in (1, 2):
+        if subject + offset >= len(words):
+            return
+        verb = words[subject + offset]
+        if verb in rules.irregular_past or (
+            verb.endswith(rules.past_ending) and len(verb) > 3 and verb not in rules.not_past
+        ):
+            reading.add("past_reference", " ".join(words[subject : subject + offset + 1]))
+            return
+        if verb not in rules.past_adverbs:
+            return
+
+
+def _opens_sentence(text: str, start: int) -> bool:
+    before = text[max(0, start - 4) : start].rstrip()
+    return not before or before[-1] in _SENTENCE_END
+
+
+def _read_names(reading: MessageReading, rules: RetrieveRules) -> None:
+    """Capitalised words that are not openers, tools or calendar words. A sentence opener counts as
+    a name only with a possessive ("Mina's friend", not "Here's"); either way it can be the subject
+    of a recalled event ("Dana said yes") or of "did <Name>"."""
+    text, words = reading.text, reading.words
+    if text == reading.lowered:  # typed all in lower case: no names to spot
+        return
+    for match in _CAPITALISED.finditer(text):
+        start, end = match.span()
+        after = text[end : end + 2]
+        if (start and text[start - 1].isalnum()) or (after and (after[0].isalnum() or after[0] == "_")):
+            continue  # inside a word or an identifier: iPhone, TypeError, Foo2
+        if after[:1] == "." and after[1:].isalpha():
+            continue  # Next.js, Node.js
+        stem = match.group(0).lower()
+        if stem in rules.not_names or stem in rules.product_words:
+            continue
+        opener = stem in rules.sentence_starters
+        named = not _opens_sentence(text, start) or (after == "'s" and not opener)
+        if named and match.group(0) not in reading.names:
+            reading.names.append(match.group(0))
+        if not opener and stem in reading.wordset:
+            position = words.index(stem)
+            _read_past_tense(words, position, reading, rules)
+            if position and words[position - 1] == "did":
+                reading.add("status_check", f"did {stem}")
+
+
+def _read_specific_items(reading: MessageReading, rules: RetrieveRules) -> None:
+    """Numbered units ("chapter 6", "3장"), file names and snake_case identifiers: worth a search."""
+    words, lowered = reading.words, reading.lowered
+    if _DIGIT.search(lowered):
+        for unit in in_order(rules.units.intersection(reading.wordset), words):
+            for position in positions(words, unit):
+                if position + 1 < len(words) and words[position + 1].isdigit():
+                    after = words[position + 2 : position + 4]
+                    if after[:1] == ["of"] and not rules.ownership_words.intersection(after):
+                        # "chapter 1 of pride and prejudice": a published work, not "of my fic".
+                        reading.shapes.setdefault("generic_question", f"{unit} {words[position + 1]} of")
+                    else:
+                        reading.specific_items.append(f"{unit} {words[position + 1]}")
+        if not lowered.isascii():
+            reading.specific_items.extend(m.group(0) for m in rules.numbered_unit.finditer(lowered))
+        if len(words) <= rules.short_message_max_words and rules.continuation_fragment.match(lowered):
+            reading.add("continuation", "numbered part")
+    for extension in in_order(rules.file_extensions.intersection(reading.wordset), words):
+        if f".{extension}" in lowered:
+            reading.specific_items.append(f"file .{extension}")
+    if "_" in lowered and rules.snake_case.search(lowered):  # "feedback_events", "digest_cron"
+        reading.specific_items.append("identifier")
+
+
+def read_details(reading: MessageReading, rules: RetrieveRules) -> None:
+    """Stage two: recalled events ("we picked"), names, and specific things to search for."""
+    if reading.details_read or not reading.words:
+        return
+    reading.details_read = True
+    words = reading.words
+    for subject in in_order(rules.past_subjects.intersection(reading.wordset), words):
+        for position in positions(words, subject):
+            _read_past_tense(words, position, reading, rules)
+    _read_names(reading, rules)
+    _read_specific_items(reading, rules)
+
+
+def _clauses(lowered: str) -> list[str]:
+    for mark in "!?;:":
+        lowered = lowered.replace(mark, ".")
+    return lowered.split(".")
+
+
+def read_shapes(reading: MessageReading, rules: RetrieveRules) -> None:
+    """Stage three: generic-question, math and trivia shapes and in-chat follow-ups, tried at clause
+    starts, plus the digit patterns when the message holds a digit."""
+    for clause in _clauses(reading.lowered):
+        match = rules.clause_shapes.match(clause.strip())
+        if match and match.lastgroup:
+            if match.lastgroup == IN_CHAT_FOLLOWUP:
+                reading.in_chat_followup = True
+            else:
+                reading.shapes.setdefault(match.lastgroup, match.group(match.lastgroup).strip())
+    if _DIGIT.search(reading.lowered):
+        found = rules.math_with_digits.search(reading.lowered)
+        if found:
+            reading.shapes.setdefault("math", found.group(0).strip())

@@ -1,0 +1,259 @@
+"""Compiles the `[retrieve]` rules once per process into cue indexes and regexes.
+
+Cue families are indexed by word and by word pair rather than compiled into one regex per family:
+a message's words are then matched against every lexicon at once by set intersection, whatever the
+size of the lexicons. Question-shape regexes are only tried at clause starts.
+"""
+
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from pandora_memory.policy.rules import section
+
+# Punctuation and underscores split words, and contraction tails go ("what's" -> "what", "kael's"
+# -> "kael", "didn't" -> "didn"). Cues are split the same way as messages. ASCII text takes
+# str.translate (a C fast path); other text the equivalent regex.
+_PUNCTUATION_RUN = re.compile(r"[^\w\s']+|_+")
+_ASCII_PUNCTUATION = str.maketrans(
+    {c: " " for c in map(chr, range(128)) if not (c.isalnum() or c.isspace() or c == "'")}
+)
+_APOSTROPHE = re.compile(r"'(?:s|t|m|d|ll|re|ve)\b|'")
+NEUTRAL_FAMILY = "neutral"
+CASUAL_FAMILY = "casual"
+IN_CHAT_FOLLOWUP = "in_chat_followup"
+SHAPES = ("generic_question", "math", "trivia")
+
+
+@dataclass(frozen=True, slots=True)
+class Cue:
+    family: str
+    text: str
+    rest: tuple[str, ...]  # words after the first; a trailing "*" on the last means "starts with"
+    rank: int  # order in the rules file: reasons list cues in this stable order
+
+    def rest_matches(self, words: list[str], start: int) -> bool:
+        if start + len(self.rest) > len(words):
+            return False
+        for offset, expected in enumerate(self.rest):
+            word = words[start + offset]
+            if expected.endswith("*"):
+                if not word.startswith(expected[:-1]):
+                    return False
+            elif word != expected:
+                return False
+        return True
+
+
+@dataclass(frozen=True)
+class CueIndex:
+    """Cues keyed by how their first word is matched: whole word, or (for scripts that glue
+    particles onto words) word start, word end, or anywhere in the text. Phrases are keyed by their
+    first two words, so a common first word ("i", "what") costs one lookup, not a dozen checks."""
+
+    # Hits are (rank, cue, matched word) tuples; those of single words and two-word phrases never
+    # vary, so they are built once here and only copied per message.
+    single_hits: Mapping[str, tuple[tuple[int, Cue, str], ...]]
+    single_keys: frozenset[str]
+    pair_hits: Mapping[tuple[str, str], tuple[tuple[int, Cue, str], ...]]
+    phrases: Mapping[tuple[str, str], tuple[Cue, ...]]  # three words or more, keyed by the first two
+    phrase_keys: frozenset[tuple[str, str]]  # first two words of every phrase
+    loose_phrases: Mapping[str, tuple[Cue, ...]]  # second word matched by its start ("몇 장*")
+    prefix: Mapping[str, tuple[tuple[str, Cue], ...]]  # keyed by the stem's first character
+    suffix: Mapping[str, tuple[tuple[str, Cue], ...]]  # keyed by the ending's last character
+    infix: tuple[tuple[str, Cue], ...]
+
+    def glued_cues(self, word: str) -> list[Cue]:
+        """Cues whose first word is matched by its start or its end; the caller checks the rest."""
+        by_start, by_end = self.prefix.get(word[0]), self.suffix.get(word[-1])
+        if by_start is None and by_end is None:  # most words: two dictionary misses
+            return []
+        found = [cue for stem, cue in by_start or () if word.startswith(stem)]
+        found.extend(cue for ending, cue in by_end or () if word.endswith(ending))
+        return found
+
+
+def split_words(text: str) -> list[str]:
+    text = text.translate(_ASCII_PUNCTUATION) if text.isascii() else _PUNCTUATION_RUN.sub(" ", text)
+    if "'" in text:
+        text = _APOSTROPHE.sub(" ", text)
+    return text.split()
+
+
+def cue_words(cue: str) -> list[str]:
+    """Split a cue into words like the message is split, keeping the `*` markers at either end."""
+    cue = unicodedata.normalize("NFKC", cue).lower().strip()
+    if "*" in cue.strip("*"):
+        raise ValueError(f"cue {cue!r}: `*` goes only at the ends (word start or word end)")
+    leading, trailing = cue.startswith("*"), cue.endswith("*") and len(cue) > 1
+    words = split_words(cue.strip("*"))
+    if words and leading:
+        words[0] = "*" + words[0]
+    if words and trailing:
+        words[-1] += "*"
+    return words
+
+
+def build_index(families: Mapping[str, Iterable[str]]) -> CueIndex:
+    single: dict[str, list[Cue]] = {}
+    pairs: dict[tuple[str, str], list[Cue]] = {}
+    phrases: dict[tuple[str, str], list[Cue]] = {}
+    loose: dict[str, list[Cue]] = {}
+    prefix: dict[str, list[tuple[str, Cue]]] = {}
+    suffix: dict[str, list[tuple[str, Cue]]] = {}
+    infix: list[tuple[str, Cue]] = []
+    seen: set[tuple[str, tuple[str, ...]]] = set()
+    for family, cues in families.items():
+        for text in cues:
+            words = cue_words(text)
+            if not words or (family, tuple(words)) in seen:
+                continue  # "what's next" and "what next" split alike: keep the first
+            seen.add((family, tuple(words)))
+            first, rest = words[0], tuple(words[1:])
+            cue = Cue(family, text, rest, len(seen))
+            if first.strip("*") != first and first.isascii():
+                raise ValueError(f"cue {text!r}: `*` forms are for non-Latin scripts; list the words")
+            if first.startswith("*") and first.endswith("*") and not rest:
+                infix.append((first.strip("*"), cue))
+            elif first.startswith("*"):
+                ending = first[1:]
+                suffix.setdefault(ending[-1], []).append((ending, cue))
+            elif first.endswith("*") and not rest:
+                stem = first[:-1]
+                prefix.setdefault(stem[0], []).append((stem, cue))
+            elif not rest:
+                single.setdefault(first, []).append(cue)
+            elif rest[0].endswith("*"):
+                loose.setdefault(first, []).append(cue)
+            elif len(rest) == 1:
+                pairs.setdefault((first, rest[0]), []).append(cue)
+            else:
+                phrases.setdefault((first, rest[0]), []).append(cue)
+    return CueIndex(
+        single_hits={k: tuple((c.rank, c, k) for c in v) for k, v in single.items()},
+        single_keys=frozenset(single),
+        pair_hits={k: tuple((c.rank, c, k[0]) for c in v) for k, v in pairs.items()},
+        phrases={k: tuple(v) for k, v in phrases.items()},
+        phrase_keys=frozenset([*pairs, *phrases]),
+        loose_phrases={k: tuple(v) for k, v in loose.items()},
+        prefix={k: tuple(v) for k, v in prefix.items()},
+        suffix={k: tuple(v) for k, v in suffix.items()},
+        infix=tuple(infix),
+    )
+
+
+def _clause_shapes(shape: Mapping[str, Any]) -> re.Pattern[str]:
+    """One regex, one named group per shape, matched at each clause start after a lead-in."""
+    groups = [
+        f"(?P<{name}>{'|'.join(f'(?:{p})' for p in shape[name])})"
+        for name in (*SHAPES, IN_CHAT_FOLLOWUP)
+        if shape.get(name)
+    ]
+    return re.compile(f"{shape['lead']}(?:{'|'.join(groups)})")
+
+
+def _any_of(patterns: Iterable[str]) -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{p})" for p in patterns) or r"(?!x)x")
+
+
+def _words(values: Iterable[str]) -> frozenset[str]:
+    """A word list split like messages are ("let's" -> "let")."""
+    return frozenset(w for v in values for w in split_words(unicodedata.normalize("NFKC", v).lower()))
+
+
+@dataclass(frozen=True)
+class RetrieveRules:
+    threshold: float
+    short_message_max_words: int
+    medium_message_max_words: int
+    max_analysed_chars: int
+    weights: Mapping[str, float]
+    largest_penalty: float  # the most negative single shape penalty
+    signal_weights: Mapping[str, float]
+    domains: tuple[str, ...]
+    index: CueIndex
+    casual_index: CueIndex  # consulted only for messages short enough to be small talk
+    past_subjects: frozenset[str]
+    past_adverbs: frozenset[str]
+    past_ending: str
+    not_past: frozenset[str]
+    irregular_past: frozenset[str]
+    that_after: frozenset[str]
+    clause_shapes: re.Pattern[str]
+    math_with_digits: re.Pattern[str]
+    continuation_fragment: re.Pattern[str]
+    bare_continuation: re.Pattern[str]
+    units: frozenset[str]
+    ownership_words: frozenset[str]
+    numbered_unit: re.Pattern[str]  # "3장": a number glued to a unit word
+    file_extensions: frozenset[str]
+    snake_case: re.Pattern[str]
+    casual_max_words: int
+    not_names: frozenset[str]
+    product_words: frozenset[str]
+    sentence_starters: frozenset[str]
+    task_stopwords: frozenset[str]
+    ongoing_conversation_types: frozenset[str]
+    casual_conversation_types: frozenset[str]
+    conversation_type_weight: float
+
+
+def _product_words(domains: Mapping[str, Any], families: Iterable[str]) -> frozenset[str]:
+    words: set[str] = set()
+    for family in families:
+        for cue in domains[family]["cues"]:
+            words.update(w.strip("*") for w in cue_words(cue))
+    return frozenset(words)
+
+
+@cache
+def retrieve_rules() -> RetrieveRules:
+    raw: dict[str, Any] = section("retrieve")
+    signals: dict[str, Any] = raw["signal"]
+    domains: dict[str, Any] = raw["domain"]
+    shape: dict[str, Any] = raw["shape"]
+    past: dict[str, Any] = raw["past_tense"]
+    names: dict[str, Any] = raw["names"]
+    context: dict[str, Any] = raw["context"]
+    specific: dict[str, Any] = raw["specific"]
+    families = {name: table["cues"] for name, table in signals.items()}
+    families.update({name: table["cues"] for name, table in domains.items()})
+    families.update({name: table["cues"] for name, table in raw["marker"].items()})
+    return RetrieveRules(
+        threshold=float(raw["threshold"]),
+        short_message_max_words=int(raw["short_message_max_words"]),
+        medium_message_max_words=int(raw["medium_message_max_words"]),
+        max_analysed_chars=int(raw["max_analysed_chars"]),
+        weights={k: float(v) for k, v in raw["weights"].items()},
+        largest_penalty=min(float(raw["weights"][k]) for k in ("shape_penalty", "shape_penalty_anchored")),
+        signal_weights={k: float(t["weight"]) for k, t in signals.items() if "weight" in t},
+        domains=tuple(domains),
+        index=build_index(families),
+        casual_index=build_index({CASUAL_FAMILY: raw["casual"]["words"]}),
+        past_subjects=_words(past["subjects"]),
+        past_adverbs=_words(past["adverbs"]),
+        past_ending=str(past["ending"]),
+        not_past=_words(past["not_past"]),
+        irregular_past=_words(past["irregular"]),
+        that_after=_words(signals["anaphoric_reference"]["that_after"]),
+        clause_shapes=_clause_shapes(shape),
+        math_with_digits=_any_of(shape["math_with_digits"]),
+        continuation_fragment=re.compile(shape["continuation_fragment"]),
+        bare_continuation=re.compile(shape["bare_continuation"]),
+        units=_words(specific["units"]),
+        ownership_words=_words(c for c in signals["ownership"]["cues"] if "*" not in c),
+        numbered_unit=re.compile(rf"\d+(?:{'|'.join(map(re.escape, specific['numbered_suffixes']))})"),
+        file_extensions=_words(specific["file_extensions"]),
+        snake_case=re.compile(specific["snake_case"]),
+        casual_max_words=int(raw["casual"]["max_words"]),
+        not_names=_words(names["not_names"]),
+        product_words=_product_words(domains, names["product_families"]),
+        sentence_starters=_words(names["sentence_starters"]),
+        task_stopwords=_words(context["task_stopwords"]),
+        ongoing_conversation_types=_words(context["ongoing_conversation_types"]),
+        casual_conversation_types=_words(context["casual_conversation_types"]),
+        conversation_type_weight=float(context["conversation_type_weight"]),
+    )

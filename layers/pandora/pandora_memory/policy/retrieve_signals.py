@@ -1,0 +1,194 @@
+"""Reads one message into the cue families the retrieve policy scores (reading stage one).
+
+Built for speed on long messages: the text is split into words once; cue families are found by
+intersecting the message's word and word-pair sets with the lexicon indexes (set operations run in
+C, not a Python loop per word); positions are looked up only for the rare neutral phrases and
+longer cues. Stages two and three (recalled events, names, specifics; question shapes) live in
+retrieve_details, and the scorer runs them only when they can change the decision.
+"""
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from itertools import pairwise
+from operator import itemgetter
+
+from pandora_memory.policy.retrieve_lexicon import (
+    NEUTRAL_FAMILY,
+    SHAPES,
+    Cue,
+    RetrieveRules,
+    retrieve_rules,
+    split_words,
+)
+
+_SENTENCE_OPENING_THAT = re.compile(r"(?:^|[.!?;:]\s*)that\b")
+_CODE_BLOCK = re.compile(r"```.*?(?:```|$)", re.DOTALL)
+_TYPOGRAPHY = (
+    ("\u2019", "'"),
+    ("\u2018", "'"),
+    ("\u201c", '"'),
+    ("\u201d", '"'),
+    ("\u2014", " - "),
+    ("\u2013", " - "),
+)
+_SHAPE_FAMILIES = frozenset(SHAPES)
+_RANK = itemgetter(0)
+
+Hit = tuple[int, Cue, str]  # rank, cue, and the message word that matched the cue's first word
+
+
+@dataclass
+class MessageReading:
+    text: str  # prepared text, original case
+    lowered: str
+    words: list[str]
+    wordset: set[str] = field(default_factory=set)
+    cues: dict[str, list[str]] = field(default_factory=dict)  # family -> distinct cues
+    names: list[str] = field(default_factory=list)
+    all_casual: bool = False
+    shapes: dict[str, str] = field(default_factory=dict)  # shape -> the text that showed it
+    in_chat_followup: bool = False
+    specific_items: list[str] = field(default_factory=list)
+    details_read: bool = False
+
+    def add(self, family: str, cue: str) -> None:
+        found = self.cues.setdefault(family, [])
+        if cue not in found:
+            found.append(cue)
+
+
+def prepare(message: str, max_chars: int) -> str:
+    """Unicode-normalise, unify quotes and dashes, drop pasted code, collapse whitespace.
+
+    Case is kept: names are spotted from it. Pasted code is material to work on, not the user
+    talking, so its "my_var" or "# we fix it later" must not read as personal context.
+    """
+    if len(message) > max_chars:
+        half = max_chars // 2
+        message = f"{message[:half]} . {message[-half:]}"
+    text = unicodedata.normalize("NFKC", message)
+    if not text.isascii():
+        for typographic, plain in _TYPOGRAPHY:  # str.replace beats str.translate on non-ASCII text
+            if typographic in text:
+                text = text.replace(typographic, plain)
+    if "```" in text:
+        text = _CODE_BLOCK.sub(" . ", text)
+    return " ".join(text.split())
+
+
+def positions(words: list[str], word: str) -> list[int]:
+    found: list[int] = []
+    start = 0
+    while True:
+        try:
+            start = words.index(word, start)
+        except ValueError:
+            return found
+        found.append(start)
+        start += 1
+
+
+def in_order(found: set[str] | frozenset[str], words: list[str]) -> list[str]:
+    """Set iteration order changes with the hash seed; reasons must not."""
+    return sorted(found, key=words.index)
+
+
+def _spans(words: list[str], cue: Cue, word: str) -> list[range]:
+    return [range(p, p + 1 + len(cue.rest)) for p in positions(words, word) if cue.rest_matches(words, p + 1)]
+
+
+def _cue_hits(reading: MessageReading, ascii_only: bool, rules: RetrieveRules) -> list[Hit]:
+    words, wordset, index = reading.words, reading.wordset, rules.index
+    single_hits, pair_hits = index.single_hits, index.pair_hits
+    hits: list[Hit] = []
+    for word in index.single_keys.intersection(wordset):
+        hits.extend(single_hits[word])
+    for pair in index.phrase_keys.intersection(pairwise(words)):
+        if pair in pair_hits:
+            hits.extend(pair_hits[pair])
+        for cue in index.phrases.get(pair, ()):
+            if _spans(words, cue, pair[0]):
+                hits.append((cue.rank, cue, pair[0]))
+    if not ascii_only:  # word-start and word-end cues exist only for non-Latin scripts
+        for word in wordset:
+            if not word.isascii():
+                hits.extend(
+                    (c.rank, c, word) for c in index.glued_cues(word) if not c.rest or _spans(words, c, word)
+                )
+        for first in index.loose_phrases.keys() & wordset:
+            hits.extend((c.rank, c, first) for c in index.loose_phrases[first] if _spans(words, c, first))
+    return hits
+
+
+def _drop_masked(hits: list[Hit], words: list[str]) -> list[Hit]:
+    """Drops neutral phrases and the cues lying wholly inside one ("next" in "next week", "do i" in
+    "how do i"), unless the cue also occurs outside one."""
+    masked = {
+        p for _, c, w in hits if c.family == NEUTRAL_FAMILY for span in _spans(words, c, w) for p in span
+    }
+    masked_words = {words[p] for p in masked}
+    return [
+        (rank, cue, word)
+        for rank, cue, word in hits
+        if cue.family != NEUTRAL_FAMILY
+        and (word not in masked_words or any(not masked.issuperset(s) for s in _spans(words, cue, word)))
+    ]
+
+
+def _is_casual(word: str, rules: RetrieveRules) -> bool:
+    casual = rules.casual_index
+    return word in casual.single_keys or (not word.isascii() and bool(casual.glued_cues(word)))
+
+
+def _that_points_back(reading: MessageReading, rules: RetrieveRules) -> bool:
+    """ "that" after a noun opens a relative clause ("startups that pivoted"); it points back only
+    at a sentence start or after words like "did", "about", "fix"."""
+    words = reading.words
+    if any(words[p - 1] in rules.that_after for p in positions(words, "that")[:8] if p):
+        return True
+    return _SENTENCE_OPENING_THAT.search(reading.lowered) is not None
+
+
+def read_message(message: str, rules: RetrieveRules | None = None) -> MessageReading:
+    """Stage one: the cue families, small talk, and the shapes that cue words give away."""
+    rules = rules or retrieve_rules()
+    text = prepare(message, rules.max_analysed_chars)
+    lowered = text.lower()
+    words = split_words(lowered)
+    reading = MessageReading(text=text, lowered=lowered, words=words, wordset=set(words))
+    if not words:
+        return reading
+    ascii_only = lowered.isascii()
+    hits = _cue_hits(reading, ascii_only, rules)
+    if any(hit[1].family == NEUTRAL_FAMILY for hit in hits):
+        hits = _drop_masked(hits, words)
+    hits.sort(key=_RANK)
+    found: dict[str, list[str]] = {}
+    for _, cue, _ in hits:
+        family = cue.family
+        if family in found:
+            found[family].append(cue.text)
+        else:
+            found[family] = [cue.text]
+    for shape in _SHAPE_FAMILIES.intersection(found):
+        reading.shapes[shape] = found.pop(shape)[0]
+    anaphors = found.get("anaphoric_reference")
+    # Only worth telling apart where an anaphor weighs much: in short and medium messages.
+    short_enough = len(words) <= rules.medium_message_max_words
+    if anaphors and short_enough and "that" in anaphors and not _that_points_back(reading, rules):
+        anaphors.remove("that")
+        if not anaphors:
+            del found["anaphoric_reference"]
+    # A cue glued onto two different words would be listed twice: list it once.
+    reading.cues = found if ascii_only else {f: list(dict.fromkeys(texts)) for f, texts in found.items()}
+    if len(words) <= 3 and rules.bare_continuation.match(lowered):
+        reading.add("continuation", "bare go-on")
+    reading.all_casual = len(words) <= rules.casual_max_words and all(
+        _is_casual(w, rules) for w in reading.wordset
+    )
+    if rules.index.infix and not ascii_only:
+        for fragment, cue in rules.index.infix:
+            if fragment in lowered:
+                reading.add(cue.family, cue.text)
+    return reading

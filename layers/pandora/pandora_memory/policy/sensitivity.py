@@ -1,0 +1,75 @@
+"""How sensitive a turn is: low work facts, medium business and third parties, high money/legal/health,
+private intimate and identifying details. Read over the whole turn, questions included: a hypothetical
+about a break-up is still private. Inside the fiction (`au`) dark themes stay low; only sexual content
+and personal identifiers count there.
+"""
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from pandora_memory.namespaces import Namespace
+from pandora_memory.policy.candidate_rules import SENSITIVITY_FAMILIES, CandidateRules
+from pandora_memory.policy.clauses import Clause
+from pandora_memory.policy.lexicon import Hit
+from pandora_memory.policy.models import MemoryType, Sensitivity
+
+_ORDER = (Sensitivity.LOW, Sensitivity.MEDIUM, Sensitivity.HIGH, Sensitivity.PRIVATE)
+_RANK = {level: rank for rank, level in enumerate(_ORDER)}
+_PRIVATE_ANY = SENSITIVITY_FAMILIES["private_any_namespace"]
+_LEVEL_OF_FAMILY = {
+    SENSITIVITY_FAMILIES["private"]: Sensitivity.PRIVATE,
+    SENSITIVITY_FAMILIES["high"]: Sensitivity.HIGH,
+    SENSITIVITY_FAMILIES["medium"]: Sensitivity.MEDIUM,
+}
+
+
+def rule_id(level: Sensitivity) -> str:
+    return f"candidate.sensitivity.{level.value}"
+
+
+def at_least(level: Sensitivity, floor: Sensitivity) -> Sensitivity:
+    return level if _RANK[level] >= _RANK[floor] else floor
+
+
+@dataclass(frozen=True, slots=True)
+class SensitivityReading:
+    level: Sensitivity
+    cues: tuple[str, ...]
+
+
+def assess(
+    clauses: Sequence[Clause],
+    hits: Mapping[str, Sequence[Hit]],
+    namespace: Namespace,
+    person_cues: Sequence[str],
+    memory_type: MemoryType,
+    has_secret: bool,
+    rules: CandidateRules,
+) -> SensitivityReading:
+    """`hits` is hits_by_family(clauses): the whole turn, questions included."""
+    level = Sensitivity.LOW
+    cues: list[str] = []
+
+    def raise_to(candidate: Sensitivity, cue: str) -> None:
+        nonlocal level
+        level = at_least(level, candidate)
+        if cue not in cues:
+            cues.append(cue)
+
+    real_life = namespace is Namespace.REAL_LIFE
+    for hit in hits.get(_PRIVATE_ANY, ()):
+        raise_to(Sensitivity.PRIVATE, hit.cue.text)
+    if real_life:
+        for family, family_level in _LEVEL_OF_FAMILY.items():
+            for hit in hits.get(family, ()):
+                raise_to(family_level, hit.cue.text)
+    if any(clause.shapes & rules.sensitivity.private_shapes for clause in clauses):
+        raise_to(Sensitivity.PRIVATE, "identifying number")
+    if real_life and person_cues:
+        raise_to(rules.sensitivity.person_level, person_cues[0])
+    floor = rules.sensitivity.type_floor.get(memory_type)
+    if floor is not None:
+        level = at_least(level, floor)
+    if has_secret:
+        raise_to(rules.sensitivity.secret_floor, "credential")
+    return SensitivityReading(level, tuple(cues))

@@ -1,0 +1,253 @@
+"""Behaviour of the auto-candidate policy: what becomes a candidate, of which type, and how it is gated."""
+
+import pytest
+from pandora_memory.namespaces import Namespace, UnknownNamespaceError
+from pandora_memory.policy.candidate import should_auto_create_memory_candidate
+from pandora_memory.policy.memory_types import RULE_ID_BY_TYPE
+from pandora_memory.policy.models import CandidateStatus, MemoryType, Sensitivity
+from pandora_memory.policy.rules import policy_version
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("we're going with SQS for the ingest queue, simpler retries", MemoryType.PROJECT_DECISION),
+        ("decided: no ORM, plain SQL with a tiny helper", MemoryType.PROJECT_DECISION),
+        (
+            "the billing worker will use Stripe webhooks from now on, no more polling",
+            MemoryType.PROJECT_DECISION,
+        ),
+        ("pls always reply in short bullets, long paragraphs make me skim", MemoryType.PREFERENCE),
+        ("I prefer tabs in go code, gofmt does the rest", MemoryType.PREFERENCE),
+        ("blocked on the app store review, can't ship the ios build until it clears", MemoryType.BLOCKER),
+        ("waiting on Stripe to verify the account, payouts are paused", MemoryType.BLOCKER),
+        ("merged #412, the export endpoint now streams csv", MemoryType.MERGED_PR),
+        ("the rate limiter PR got merged this morning", MemoryType.MERGED_PR),
+        ("api is live on api.example.dev since tuesday, heroku is shut down", MemoryType.DEPLOYMENT_TRUTH),
+        ("prod runs in eu-central-1, staging in us-east-1", MemoryType.DEPLOYMENT_TRUTH),
+        ("SUMMARY_MAX_CHARS=200 for every plan, longer ones get cut", MemoryType.ENV_CONFIG_DECISION),
+        ("bumped the lambda timeout to 15s for the capture function", MemoryType.ENV_CONFIG_DECISION),
+        ("Q3 priority is retention, no paid ads until churn is under 4%", MemoryType.BUSINESS_PRIORITY),
+        ("pricing is locked: $12 solo, $39 team", MemoryType.BUSINESS_PRIORITY),
+        ("promised Dara I'd help her move on the 9th, hold me to it", MemoryType.RELATIONSHIP_LOOP),
+        ("lost 800k won on sports bets last week, deleted the app", MemoryType.RISK),
+        ("a former client is threatening to sue over the invoice", MemoryType.RISK),
+        ("todo: rotate the staging database password before the demo", MemoryType.OPEN_LOOP),
+        ("left off halfway through the importer, date parsing isn't done yet", MemoryType.OPEN_LOOP),
+    ],
+)
+def test_durable_statements_become_candidates_of_the_right_type(message: str, expected: MemoryType) -> None:
+    decision = should_auto_create_memory_candidate(message, namespace="real_life")
+    assert decision.status is CandidateStatus.CANDIDATE, decision.reason
+    assert decision.should_create_candidate
+    assert decision.memory_type is expected, decision.reason
+    assert RULE_ID_BY_TYPE[expected] in decision.rules
+    assert decision.summary
+    assert 0.0 <= decision.confidence <= 1.0
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Oren's sister is the one who burned the archive in book 1",
+        "Kael can't swim. he nearly drowned as a kid, that's why he hates the docks",
+        "canon: bindings fade after exactly seven days",
+    ],
+)
+def test_fiction_facts_are_au_canon_in_the_au_namespace(message: str) -> None:
+    decision = should_auto_create_memory_candidate(message, namespace=Namespace.AU)
+    assert decision.status is CandidateStatus.CANDIDATE, decision.reason
+    assert decision.memory_type is MemoryType.AU_CANON
+    assert decision.namespace is Namespace.AU
+    assert decision.sensitivity is Sensitivity.LOW
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "how do I cancel a running step function",
+        "is the dynamo TTL exact or can it lag?",
+        "what if we used Postgres for everything?",
+        "maybe we should switch to Clerk?? idk",
+        "summarise this article for me: 'Remote teams that write things down ship faster, a study says.'",
+        "translate this into Korean pls",
+        "write a haiku about cold starts",
+        "we're going with Vercel for hosting. actually scratch that, still deciding",
+        "pricing is $12 a month. never mind, ignore that",
+        "just brainstorming: Kael could join the Tidewardens",
+        "don't save this but I might quit the agency",
+        "thx",
+        "lol nice",
+        "so tired today, ugh",
+        "what's 15% of 2,340",
+    ],
+)
+def test_questions_ideas_requests_retractions_and_chatter_are_not_candidates(message: str) -> None:
+    decision = should_auto_create_memory_candidate(message, namespace="real_life")
+    assert decision.status is CandidateStatus.NOT_CANDIDATE, decision.reason
+    assert not decision.should_create_candidate
+    assert decision.memory_type is MemoryType.NONE
+    assert decision.summary == ""
+
+
+def test_a_retraction_keeps_what_the_user_says_after_it() -> None:
+    decision = should_auto_create_memory_candidate(
+        "we're going with Netlify. scratch that, we're going with Render for the api", namespace="real_life"
+    )
+    assert decision.memory_type is MemoryType.PROJECT_DECISION
+    assert "Render" in decision.summary
+    assert "Netlify" not in decision.summary
+    assert "candidate.durability.retraction" in decision.rules
+
+
+def test_a_question_after_a_statement_keeps_the_statement() -> None:
+    decision = should_auto_create_memory_candidate(
+        "we decided to keep Supabase for auth, can you write the migration?", namespace="real_life"
+    )
+    assert decision.memory_type is MemoryType.PROJECT_DECISION
+    assert "candidate.mood.question" in decision.rules
+
+
+def test_a_question_asking_for_a_standing_behaviour_is_a_preference() -> None:
+    decision = should_auto_create_memory_candidate(
+        "can you use british spelling from now on?", namespace="real_life"
+    )
+    assert decision.memory_type is MemoryType.PREFERENCE
+
+
+def test_assistant_filler_alone_is_not_the_users_memory() -> None:
+    decision = should_auto_create_memory_candidate(
+        "cool thx",
+        "You're welcome! Also: your Postgres 13 instance reaches end of life in November.",
+        namespace="real_life",
+    )
+    assert decision.status is CandidateStatus.NOT_CANDIDATE
+    assert "candidate.assistant.ignored" in decision.rules
+
+
+def test_an_accepted_proposal_becomes_a_reviewed_candidate() -> None:
+    decision = should_auto_create_memory_candidate(
+        "yes let's do that",
+        "Then the plan: store memories as markdown files in S3, with DynamoDB only as the index.",
+        namespace="real_life",
+    )
+    assert decision.status is CandidateStatus.CANDIDATE
+    assert decision.memory_type is MemoryType.PROJECT_DECISION
+    assert "candidate.assistant.accepted" in decision.rules
+    assert decision.requires_review, "a memory taken from the reply is confirmed by the user first"
+
+
+def test_an_assistant_confirmation_raises_confidence() -> None:
+    message = "from now on answer in short bullets, walls of text make me skim"
+    alone = should_auto_create_memory_candidate(message, namespace="real_life")
+    confirmed = should_auto_create_memory_candidate(
+        message, "Got it — short bullets from here on.", "real_life"
+    )
+    assert confirmed.memory_type is alone.memory_type is MemoryType.PREFERENCE
+    assert confirmed.confidence > alone.confidence
+    assert "candidate.assistant.confirmed" in confirmed.rules
+
+
+@pytest.mark.parametrize(
+    ("message", "level"),
+    [
+        ("Dara and I broke up last night. she says it's final", Sensitivity.PRIVATE),
+        ("my home address is 12 Elm Road, use it for the invoices", Sensitivity.PRIVATE),
+        ("had a big fight with my brother about the loan, we're not speaking", Sensitivity.HIGH),
+        ("doctor says my blood pressure is too high, I'm on meds now", Sensitivity.HIGH),
+        ("lost 2M won at the casino. not going back", Sensitivity.HIGH),
+        ("what if Dara and I broke up, who keeps the flat? just anxious", Sensitivity.PRIVATE),
+    ],
+)
+def test_high_and_private_turns_always_need_review(message: str, level: Sensitivity) -> None:
+    decision = should_auto_create_memory_candidate(message, namespace="real_life")
+    assert decision.sensitivity is level, decision.reason
+    assert decision.requires_review
+    assert "candidate.review.sensitive" in decision.rules
+
+
+def test_low_and_medium_candidates_do_not_need_review_when_confident() -> None:
+    low = should_auto_create_memory_candidate("we decided to keep Supabase for auth", namespace="real_life")
+    medium = should_auto_create_memory_candidate(
+        "Q3 priority is the B2B pilot, everything else waits", "", "real_life"
+    )
+    assert (low.sensitivity, medium.sensitivity) == (Sensitivity.LOW, Sensitivity.MEDIUM)
+    assert not low.requires_review
+    assert not medium.requires_review
+
+
+def test_dark_themes_inside_the_fiction_stay_low() -> None:
+    decision = should_auto_create_memory_candidate(
+        "Lyra died at 16, killed by her own brother", namespace="au"
+    )
+    assert decision.memory_type is MemoryType.AU_CANON
+    assert decision.sensitivity is Sensitivity.LOW
+    assert not decision.requires_review
+
+
+def test_summary_drops_chat_filler_and_keeps_names_and_facts() -> None:
+    decision = should_auto_create_memory_candidate(
+        "ok so pls always answer in short bullets lol, walls of text make me skim 🙏", namespace="real_life"
+    )
+    assert decision.summary.startswith("Preference: ")
+    for filler in ("ok so", "pls", "lol", "🙏"):
+        assert filler not in decision.summary
+    assert "short bullets" in decision.summary
+    assert len(decision.summary) <= 200
+
+
+def test_summary_is_bounded_for_long_messages() -> None:
+    message = "we decided to keep Supabase for auth because " + "the team knows it well and " * 40
+    decision = should_auto_create_memory_candidate(message, namespace="real_life")
+    assert decision.memory_type is MemoryType.PROJECT_DECISION
+    assert len(decision.summary) <= 200
+    assert decision.summary.endswith("…")
+
+
+def test_reason_names_rules_and_cues() -> None:
+    decision = should_auto_create_memory_candidate(
+        "merged #253, adds redaction before writes", namespace="real_life"
+    )
+    assert "merged" in decision.cues
+    assert "'merged'" in decision.reason
+    assert decision.rules[0] == RULE_ID_BY_TYPE[MemoryType.MERGED_PR]
+    assert decision.policy_version == policy_version()
+
+
+def test_decisions_are_deterministic() -> None:
+    message = "Mina and I are back together, taking it slow. don't bring up the ex stuff"
+    first = should_auto_create_memory_candidate(message, namespace="real_life")
+    assert all(should_auto_create_memory_candidate(message, namespace="real_life") == first for _ in range(3))
+
+
+def test_every_memory_type_has_one_rule_id() -> None:
+    assert set(RULE_ID_BY_TYPE) == {t for t in MemoryType if t is not MemoryType.NONE}
+    assert len(set(RULE_ID_BY_TYPE.values())) == len(RULE_ID_BY_TYPE)
+    with pytest.raises(TypeError):
+        RULE_ID_BY_TYPE[MemoryType.RISK] = "changed"  # type: ignore[index]
+
+
+class TestNamespace:
+    def test_an_explicit_namespace_is_never_overridden(self) -> None:
+        decision = should_auto_create_memory_candidate(
+            "canon: Kael was 19 in chapter 3", namespace="real_life"
+        )
+        assert decision.namespace is Namespace.REAL_LIFE
+        assert decision.memory_type is not MemoryType.AU_CANON
+        assert "given by caller" in decision.reason
+
+    def test_an_inferred_namespace_is_said_so(self) -> None:
+        decision = should_auto_create_memory_candidate("canon: Kael was 19 in chapter 3")
+        assert decision.namespace is Namespace.AU
+        assert decision.memory_type is MemoryType.AU_CANON
+        assert "inferred" in decision.reason
+        assert "candidate.namespace.inferred" in decision.rules
+
+    def test_without_fiction_cues_the_namespace_is_real_life(self) -> None:
+        decision = should_auto_create_memory_candidate("we decided to keep Supabase for auth")
+        assert decision.namespace is Namespace.REAL_LIFE
+
+    @pytest.mark.parametrize("bad", ["fiction", "", "REAL LIFE", 3])
+    def test_an_unknown_namespace_raises(self, bad: object) -> None:
+        with pytest.raises(UnknownNamespaceError):
+            should_auto_create_memory_candidate("we decided to keep Supabase", namespace=bad)  # type: ignore[arg-type]

@@ -1,0 +1,226 @@
+"""Auto-retrieve decisions: what triggers, what skips, the mode, the namespace and the reason."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from pandora_memory.namespaces import Namespace, UnknownNamespaceError
+from pandora_memory.policy.models import RetrievalMode
+from pandora_memory.policy.retrieve import should_auto_retrieve_memory
+from pandora_memory.policy.rules import policy_version
+
+
+@pytest.mark.parametrize(
+    ("message", "namespace"),
+    [
+        ("the nightly sync job on our staging box died again, same stack trace as friday?", "real_life"),
+        ("which supabase project did we point the mobile app at", "real_life"),
+        ("redeploying my portfolio on vercel, what build command did I settle on", "real_life"),
+        ("I'm up 300 at the tables tonight, remind me of my stop rule", "real_life"),
+        ("our bank flagged the chargeback again, what did we send them last time?", "real_life"),
+        ("does Kaito know Seren's real name yet in chapter 8?", "au"),
+        ("keep the tavern scene consistent with what Lys said in the prologue", "au"),
+        ("what's still open on my list for the launch", "real_life"),
+        ("what did I leave half done yesterday", "real_life"),
+        ("how's the pricing rework going, did we settle the annual discount", "real_life"),
+        ("Noor asked about the intro again, who was she hoping to meet?", "real_life"),
+    ],
+)
+def test_own_context_retrieves(message: str, namespace: str) -> None:
+    decision = should_auto_retrieve_memory(message, namespace=namespace)
+    assert decision.should_retrieve, decision.reason
+    assert decision.retrieval_mode is not RetrievalMode.NONE
+    assert decision.reason.startswith("retrieve: ")
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "what is a Vercel edge function?",
+        "what's the house edge in roulette?",
+        "how do couples survive long distance?",
+        "explain how github actions caching works",
+        "what's the difference between supabase and planetscale",
+        "tips for pitching investors",
+        "what's 23 * 17",
+        "convert 10 miles to km",
+        "who painted starry night",
+        "what's the capital of canada",
+        "thanks, that's great",
+        "lol",
+        "good night!",
+        "",
+        "   \n\t ",
+    ],
+)
+def test_generic_math_trivia_and_small_talk_skip(message: str) -> None:
+    decision = should_auto_retrieve_memory(message, namespace="real_life")
+    assert not decision.should_retrieve, decision.reason
+    assert decision.retrieval_mode is RetrievalMode.NONE
+    assert decision.reason.startswith("skip: ")
+
+
+@pytest.mark.parametrize(
+    ("message", "namespace"),
+    [
+        ("did it ship?", "real_life"),
+        ("same bug as last week", "real_life"),
+        ("should I text her back?", "real_life"),
+        ("ok continue chapter 4", "au"),
+        ("still broken.", "real_life"),
+        ("she did it again", "real_life"),
+    ],
+)
+def test_short_oblique_messages_retrieve(message: str, namespace: str) -> None:
+    assert should_auto_retrieve_memory(message, namespace=namespace).should_retrieve
+
+
+def test_current_task_tips_a_borderline_message() -> None:
+    alone = should_auto_retrieve_memory("the export is slow", namespace="real_life")
+    in_task = should_auto_retrieve_memory(
+        "the export is slow", namespace="real_life", current_task="CSV export"
+    )
+    assert not alone.should_retrieve
+    assert in_task.should_retrieve
+    assert "current_task" in in_task.rules
+    assert "current_task_overlap(export)" in in_task.reason
+
+
+def test_conversation_type_weighs_in_both_directions() -> None:
+    message = "the export is slow"
+    neutral = should_auto_retrieve_memory(message, namespace="real_life")
+    ongoing = should_auto_retrieve_memory(message, conversation_type="project", namespace="real_life")
+    casual = should_auto_retrieve_memory(message, conversation_type="casual", namespace="real_life")
+    assert "conversation_type" in ongoing.rules and "conversation_type" in casual.rules
+    assert "conversation_type" not in neutral.rules
+    assert _score(casual.reason) < _score(neutral.reason) < _score(ongoing.reason)
+
+
+def _score(reason: str) -> float:
+    return float(reason.split("score ")[1].split(" ")[0])
+
+
+@pytest.mark.parametrize(
+    ("message", "namespace", "mode"),
+    [
+        ("what next", "real_life", RetrievalMode.CONTEXT_PACK),
+        ("where were we?", "real_life", RetrievalMode.CONTEXT_PACK),
+        ("ok go on", "real_life", RetrievalMode.CONTEXT_PACK),
+        ("what's still pending from this week?", "real_life", RetrievalMode.CONTEXT_PACK),
+        ("what did we decide about Supabase auth vs Clerk?", "real_life", RetrievalMode.HYBRID),
+        ("ok continue chapter 4", "au", RetrievalMode.HYBRID),
+        ("what's Hana's role at Kestrel again", "real_life", RetrievalMode.HYBRID),
+        ("same bug as last week", "real_life", RetrievalMode.HYBRID),
+        ("what's the capital of Portugal", "real_life", RetrievalMode.NONE),
+    ],
+)
+def test_retrieval_mode_follows_the_shape_of_the_turn(
+    message: str, namespace: str, mode: RetrievalMode
+) -> None:
+    assert should_auto_retrieve_memory(message, namespace=namespace).retrieval_mode is mode
+
+
+@pytest.mark.parametrize("given", ["real_life", Namespace.REAL_LIFE, " real_life "])
+def test_explicit_namespace_is_never_overridden(given: str | Namespace) -> None:
+    decision = should_auto_retrieve_memory("continue chapter 4 of my fic, same canon", namespace=given)
+    assert decision.namespace is Namespace.REAL_LIFE
+    assert "namespace real_life given by caller" in decision.reason
+
+
+def test_inferred_namespace_is_stated_in_the_reason() -> None:
+    fiction = should_auto_retrieve_memory("continue chapter 4 of my fic")
+    assert fiction.namespace is Namespace.AU
+    assert "namespace inferred as au" in fiction.reason
+    plain = should_auto_retrieve_memory("did the cron run")
+    assert plain.namespace is Namespace.REAL_LIFE
+    assert "namespace inferred as real_life" in plain.reason
+
+
+def test_the_current_task_feeds_namespace_inference() -> None:
+    decision = should_auto_retrieve_memory("keep going", current_task="drafting chapter 13")
+    assert decision.namespace is Namespace.AU
+
+
+@pytest.mark.parametrize("bad", ["work", "AU-2", "", 3])
+def test_unknown_namespace_raises(bad: object) -> None:
+    with pytest.raises(UnknownNamespaceError):
+        should_auto_retrieve_memory("did it ship?", namespace=bad)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="unknown namespace"):
+        should_auto_retrieve_memory("did it ship?", namespace=bad)  # type: ignore[arg-type]
+
+
+def test_empty_message_is_a_valid_skip() -> None:
+    decision = should_auto_retrieve_memory("  ", namespace="au")
+    assert not decision.should_retrieve
+    assert decision.namespace is Namespace.AU
+    assert decision.rules == ["empty_message"]
+    assert decision.reason == "skip: empty message; namespace au given by caller"
+
+
+def test_reason_names_rules_cue_words_and_version() -> None:
+    decision = should_auto_retrieve_memory(
+        "our vercel deploy for my site failed again, what did we change last time?", namespace="real_life"
+    )
+    assert decision.reason.startswith("retrieve: ")
+    for fragment in ("ownership(my, our)", "deployment(", "vercel", "past_reference(", "last time"):
+        assert fragment in decision.reason
+    assert {"ownership", "deployment", "past_reference", "owned_domain"} <= set(decision.rules)
+    assert decision.policy_version == policy_version()
+
+
+def test_generic_shape_is_named_when_it_decides() -> None:
+    decision = should_auto_retrieve_memory(
+        "how does a supabase migration work", current_task="writing migration"
+    )
+    assert not decision.should_retrieve
+    assert "- generic_question(" in decision.reason
+    assert "generic_question" in decision.rules
+
+
+def test_a_credential_in_the_message_is_never_echoed() -> None:
+    fake = "sk_live_4eC39HqLyjWDarjtT1zdp7dcQx9"  # random, fake
+    message = f"my deploy keeps failing again with key {fake} and password Hunter2Secret!"
+    decision = should_auto_retrieve_memory(message, namespace="real_life")
+    assert decision.should_retrieve
+    for part in (fake, "4eC39HqLyjWDarjtT1zdp7dcQx9", "Hunter2Secret"):
+        assert part not in decision.reason
+        assert all(part not in rule for rule in decision.rules)
+
+
+def test_same_input_same_output() -> None:
+    args = ("Mina's friend Yuna is coming, is she the one who doesn't like me?",)
+    first = should_auto_retrieve_memory(*args, namespace="real_life", current_task="party prep")
+    second = should_auto_retrieve_memory(*args, namespace="real_life", current_task="party prep")
+    assert first == second
+
+
+def test_decisions_do_not_depend_on_hash_seed() -> None:
+    """Sets drive the matching; the reason must still list cues in one stable order."""
+    script = (
+        "import json;"
+        "from pandora_memory.policy.retrieve import should_auto_retrieve_memory as f;"
+        "msgs=['our vercel deploy failed again, same error as last week, what did we try?',"
+        "'지난번에 우리 도메인 DNS 어디로 옮겼지?','ok what else is on my list for Orbit',"
+        "'we picked the schema, I said it twice, they agreed: chapter 6 and PR 12 in notes.md, app.py'];"
+        "print(json.dumps([f(m, namespace='real_life').model_dump(mode='json') for m in msgs]))"
+    )
+    outputs = []
+    for seed in ("1", "2", "3"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        run = subprocess.run(
+            [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
+        )
+        outputs.append(json.loads(run.stdout))
+    assert outputs[0] == outputs[1] == outputs[2]
+    assert Path(sys.executable).exists()
+
+
+def test_domain_words_alone_never_retrieve() -> None:
+    decision = should_auto_retrieve_memory(
+        "best database for a saas app with stripe invoices", namespace="real_life"
+    )
+    assert not decision.should_retrieve
+    assert {"project_work", "deployment"} <= set(decision.rules)

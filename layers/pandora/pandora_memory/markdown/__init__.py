@@ -1,0 +1,1 @@
+"""Markdown memory files cut into searchable chunks: pure functions, no I/O."""

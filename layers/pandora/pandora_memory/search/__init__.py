@@ -1,0 +1,1 @@
+"""Lexical ranking over Markdown chunks and approved memories: pure, in memory, no embeddings."""

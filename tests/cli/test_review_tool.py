@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import pexpect  # type: ignore[import-untyped]
+import pexpect
 import pytest
 from handler.review_harness import seed_candidate
 from pandora_devstack.local_config import LocalStackInfo

@@ -8,6 +8,7 @@ from pandora_memory.cli import (
     backfill_cmd,
     classify_cmd,
     feedback_cmd,
+    flags_cmd,
     review_cmd,
     sync_cmd,
     token_cmd,
@@ -24,6 +25,7 @@ def _registrars() -> list[Registrar]:
         feedback_cmd.register,
         backfill_cmd.register,
         sync_cmd.register,
+        flags_cmd.register,
     ]
     return registrars
 

@@ -9,6 +9,7 @@ from pandora_memory.cli import (
     classify_cmd,
     feedback_cmd,
     flags_cmd,
+    ingest_cmd,
     review_cmd,
     sync_cmd,
     token_cmd,
@@ -26,6 +27,7 @@ def _registrars() -> list[Registrar]:
         backfill_cmd.register,
         sync_cmd.register,
         flags_cmd.register,
+        ingest_cmd.register,
     ]
     return registrars
 

@@ -1,6 +1,7 @@
 """The review API end to end over moto: inbox listing, approvals, rejections, manual adds, IAM-only
 access, conflicts, concurrency, feedback events and the absence of secrets everywhere."""
 
+import base64
 import json
 import secrets
 import string
@@ -15,6 +16,7 @@ from handler.review_harness import (
     REVIEWER_ARN,
     ReviewHarness,
     load_event,
+    review_event,
     start_review_harness,
     stop_review_harness,
 )
@@ -565,3 +567,15 @@ def test_review_actions_are_measured(review: ReviewHarness, capsys: pytest.Captu
     (directive,) = {json.dumps(d["_aws"]["CloudWatchMetrics"][0]["Dimensions"]) for d in documents}
     assert json.loads(directive) == [["action", "memory_type", "service"]]
     assert all(document["service"] == "pandora-memory" for document in documents)
+
+
+def test_a_body_that_is_not_utf8_is_a_400_not_a_crash(review: ReviewHarness) -> None:
+    record = review.seed("Prefers tabs in Go files")
+    event = review_event("POST", f"{path_of(record.id)}/approve", "{}")
+    # API Gateway hands a non-UTF-8 body to the function base64-encoded.
+    event["body"] = base64.b64encode(b'{"summary": "caf\xe9"}').decode()
+    event["isBase64Encoded"] = True
+    reply = review.invoke(event)
+    assert reply.status == 400
+    assert reply.body["error"] == "invalid_json"
+    assert review.candidate(record.id)["status"] == "pending_review"

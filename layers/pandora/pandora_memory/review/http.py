@@ -187,8 +187,14 @@ def create_resolver() -> APIGatewayRestResolver:
             return _forbidden()
         return _invalid_request(error)
 
+    def undecodable_body(_: UnicodeDecodeError) -> Response[str]:
+        if iam_caller(app.current_event.raw_event) is None:
+            return _forbidden()
+        return _error(HTTPStatus.BAD_REQUEST, "invalid_json", "the body is not UTF-8 JSON")
+
     # Registered by call: Powertools' decorator is untyped, and strict typing keeps these typed.
     app.exception_handler(RequestValidationError)(invalid_request)
+    app.exception_handler(UnicodeDecodeError)(undecodable_body)
     app.exception_handler(RequestUnsupportedContentType)(_unsupported_type)
     app.exception_handler(ReviewError)(_refused)
     app.exception_handler(StorageUnavailableError)(_unavailable)

@@ -1,0 +1,1 @@
+"""Benchmarks of Pandora Memory. `make bench` runs them all and writes docs/benchmarks.md."""

@@ -1,0 +1,210 @@
+"""Decision oracle: proves a speed-up changed no decision of the candidate policy or the secret detector.
+
+    python -m bench.policy_oracle --record /tmp/oracle.jsonl   # before a change
+    python -m bench.policy_oracle --check /tmp/oracle.jsonl    # after it: must report 0 differences
+
+Cases are every line of the labeled sets and of the public calibration sets (with their namespace,
+and again with the namespace left to inference), the speed benchmark's 500-character messages, and
+seeded synthetic messages glued from those lines with random spacing, case, typography and an
+assistant reply. Each case records the full candidate decision and the secret findings of both texts.
+Only case ids and field names are printed, never message text: the sets hold (fake) credentials.
+The oracle runs under a fixed PYTHONHASHSEED so that set iteration order is the same in every run.
+"""
+
+import argparse
+import json
+import os
+import random
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bench.policy_speed import messages_of_500_chars
+from bench.report import REPO_ROOT
+from pandora_memory.policy.candidate import should_auto_create_memory_candidate
+from pandora_memory.secrets import find_secrets
+
+LABELED_FILES = (
+    REPO_ROOT / "tests" / "data" / "labeled_capture.jsonl",
+    REPO_ROOT / "tests" / "data" / "labeled_secrets.jsonl",
+    REPO_ROOT / "tests" / "data" / "labeled_retrieve.jsonl",
+)
+SHARED_EVAL = REPO_ROOT.parent / "shared" / "eval"
+SYNTHETIC_MESSAGES = 2000
+SYNTHETIC_CHARS = 500
+SEED = 20261129
+HASH_SEED = "0"
+_SPACES = (" ", "  ", "\n", " \n ", "\t", "\n\n", " - ", "; ")
+_TYPOGRAPHY = {"'": "\u2019", '"': "\u201c", " - ": " \u2014 ", "-": "\u2013"}
+_ACCEPTANCES = ("yes do that", "ok sounds good, go with it", "yep, save that", "sure", "no thanks")
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    id: str
+    user_message: str
+    assistant_response: str | None
+    namespace: str | None
+
+
+def _labeled_rows() -> Iterator[tuple[str, dict[str, Any]]]:
+    files = [*LABELED_FILES, *sorted(SHARED_EVAL.glob("*.jsonl"))]
+    for path in files:
+        if not path.exists():
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if line.strip():
+                yield f"{path.parent.name}/{path.name}:{number}", json.loads(line)
+
+
+def _respace(text: str, rng: random.Random) -> str:
+    return "".join(word + rng.choice(_SPACES) for word in text.split(" ")).rstrip()
+
+
+def _recase(text: str, rng: random.Random) -> str:
+    style = rng.randrange(4)
+    if style == 0:
+        return text.upper()
+    if style == 1:
+        return text.title()
+    if style == 2:
+        return text.lower()
+    return "".join(ch.upper() if rng.random() < 0.3 else ch for ch in text)
+
+
+def _typeset(text: str) -> str:
+    for plain, fancy in _TYPOGRAPHY.items():
+        text = text.replace(plain, fancy)
+    return text
+
+
+def _variant(text: str, rng: random.Random) -> str:
+    kind = rng.randrange(5)
+    if kind == 0:
+        return text
+    if kind == 1:
+        return _respace(text, rng)
+    if kind == 2:
+        return _recase(text, rng)
+    if kind == 3:
+        return _typeset(text)
+    return _recase(_respace(_typeset(text), rng), rng)
+
+
+def cases() -> list[Case]:
+    found: list[Case] = []
+    lines: list[str] = []
+    replies: list[str] = []
+    for row_id, row in _labeled_rows():
+        text = str(row.get("user_message") or row.get("text") or "")
+        reply = row.get("assistant_response")
+        namespace = row.get("namespace")
+        lines.append(text)
+        if reply:
+            replies.append(str(reply))
+        found.append(Case(f"{row_id}#labeled", text, reply, namespace))
+        found.append(Case(f"{row_id}#inferred", text, reply, None))
+        if reply:
+            found.append(Case(f"{row_id}#no-reply", text, None, namespace))
+    for number, message in enumerate(messages_of_500_chars()):
+        found.append(Case(f"bench:{number}", message, None, "real_life"))
+    rng = random.Random(SEED)
+    namespaces = ("real_life", "au", None)
+    for number in range(SYNTHETIC_MESSAGES):
+        message = ""
+        while len(message) < SYNTHETIC_CHARS:
+            message = f"{message}{rng.choice(_SPACES)}{_variant(rng.choice(lines), rng)}"
+        message = message[: SYNTHETIC_CHARS + rng.randrange(-40, 40)]
+        reply = _variant(rng.choice(replies), rng) if replies and rng.random() < 0.25 else None
+        found.append(Case(f"synthetic:{number}", message, reply, namespaces[number % 3]))
+    for number in range(SYNTHETIC_MESSAGES // 10):
+        # Short acceptances of an assistant proposal: the path where the reply carries the memory.
+        acceptance = _variant(rng.choice(_ACCEPTANCES), rng)
+        reply = rng.choice(replies) if replies else None
+        found.append(Case(f"acceptance:{number}", acceptance, reply, namespaces[number % 3]))
+    return found
+
+
+def _findings(text: str | None) -> list[list[object]]:
+    return [[f.kind, f.start, f.end, f.rule] for f in find_secrets(text or "")]
+
+
+def outcome(case: Case) -> dict[str, Any]:
+    decision = should_auto_create_memory_candidate(
+        case.user_message, case.assistant_response, namespace=case.namespace
+    )
+    return {
+        "id": case.id,
+        "decision": decision.model_dump(mode="json"),
+        "user_findings": _findings(case.user_message),
+        "assistant_findings": _findings(case.assistant_response),
+    }
+
+
+def record(path: Path) -> int:
+    rows = [outcome(case) for case in cases()]
+    path.write_text("".join(json.dumps(row, sort_keys=True) + "\n" for row in rows), encoding="utf-8")
+    print(f"recorded {len(rows)} cases to {path}")
+    return 0
+
+
+# The rules file's version stamp is data, bumped by whoever edits rules.toml; it is reported, not
+# counted, so that a version bump elsewhere in the file does not hide a real difference.
+_VERSION_FIELD = "policy_version"
+
+
+def _differing_fields(expected: dict[str, Any], actual: dict[str, Any]) -> list[str]:
+    fields = [key for key in ("user_findings", "assistant_findings") if expected[key] != actual[key]]
+    decision, wanted = actual["decision"], expected["decision"]
+    keys = sorted({*decision, *wanted} - {_VERSION_FIELD})
+    fields += [f"decision.{key}" for key in keys if decision.get(key) != wanted.get(key)]
+    return fields
+
+
+def check(path: Path, shown: int) -> int:
+    expected = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    current = cases()
+    if [row["id"] for row in expected] != [case.id for case in current]:
+        print("the case list changed since recording (labeled sets edited?): re-record the baseline")
+        return 2
+    differences = 0
+    versions: set[str] = set()
+    for wanted, case in zip(expected, current, strict=True):
+        actual = outcome(case)
+        versions.add(actual["decision"][_VERSION_FIELD])
+        fields = _differing_fields(wanted, actual)
+        if fields:
+            differences += 1
+            if differences <= shown:
+                print(f"DIFF {case.id}: {', '.join(fields)}")
+    recorded = {row["decision"][_VERSION_FIELD] for row in expected}
+    if versions != recorded:
+        print(f"note: policy_version {sorted(recorded)} when recorded, now {sorted(versions)} (not counted)")
+    print(f"{differences} differences over {len(current)} cases")
+    return 1 if differences else 0
+
+
+def _with_fixed_hash_seed() -> None:
+    """Re-executes this module under PYTHONHASHSEED=0 unless already so."""
+    if os.environ.get("PYTHONHASHSEED") != HASH_SEED:
+        environment = {**os.environ, "PYTHONHASHSEED": HASH_SEED}
+        os.execve(sys.executable, [sys.executable, "-m", "bench.policy_oracle", *sys.argv[1:]], environment)
+
+
+def main() -> int:
+    _with_fixed_hash_seed()
+    parser = argparse.ArgumentParser(prog="python -m bench.policy_oracle", description=__doc__)
+    action = parser.add_mutually_exclusive_group(required=True)
+    action.add_argument("--record", type=Path, metavar="FILE", help="write the decisions to FILE")
+    action.add_argument("--check", type=Path, metavar="FILE", help="compare the decisions with FILE")
+    parser.add_argument("--show", type=int, default=20, help="differences to list (default 20)")
+    args = parser.parse_args()
+    if args.record is not None:
+        return record(args.record)
+    return check(args.check, args.show)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,71 @@
+"""Each benchmark's core at a tiny size, so `make bench` keeps working. No timing is asserted here: the
+speed targets live in docs/benchmarks.md."""
+
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+if str(REPO) not in sys.path:  # the benchmarks are a top-level package of the repository, not installed
+    sys.path.insert(0, str(REPO))
+
+from bench import aws_calls, cold_start, handler_latency, ingest_throughput, load  # noqa: E402
+from bench import search_quality_latency as search  # noqa: E402
+from bench.corpus import synthetic_corpus  # noqa: E402
+from bench.retrieval_eval import questions  # noqa: E402
+
+TINY_NOTES = synthetic_corpus(files=4, total_bytes=3000)
+
+
+def test_aws_calls_are_counted_per_scenario() -> None:
+    scenarios = aws_calls.measure_scenarios(TINY_NOTES)
+    cold = scenarios[0]
+    assert cold.calls["ssm.GetParametersByPath"] == 1  # the hook sees the handler's own clients
+    assert {scenario.verdict for scenario in scenarios} <= {"", "met", "MISSED"}
+    assert all(not scenario.outcome.startswith("HTTP") for scenario in scenarios)
+
+
+def test_cold_start_times_a_fresh_import_and_names_its_imports() -> None:
+    [bare] = cold_start.measure([cold_start.BARE], runs=1)
+    assert bare.wall[0] > 0 and bare.cpu[0] > 0
+    direct, packages = cold_start.heaviest_imports(cold_start.BARE)
+    assert any(name.startswith("aws_lambda_powertools") for name, _ in direct)
+    assert packages
+
+
+def test_handler_latency_runs_turns_of_both_modes() -> None:
+    samples, calls, failures = handler_latency.measure(12, TINY_NOTES)
+    assert failures == 0
+    assert sum(len(values) for values in samples.values()) == 12
+    assert sum(calls.values()) > 0
+
+
+def test_ingest_then_unchanged_reingest_writes_no_chunks() -> None:
+    (first, again), chunks_table, chunk_items = ingest_throughput.measure_moto(TINY_NOTES)
+    assert first.outcomes["ingested"] == len(TINY_NOTES)
+    assert first.chunk_writes(chunks_table) > 0 and chunk_items > 0
+    assert again.chunk_writes(chunks_table) == 0
+
+
+def test_search_engines_are_scored_on_the_same_questions(tmp_path: Path) -> None:
+    results = search.measure_size(200, rounds=1, with_memory=False)
+    assert set(results) == {"Pandora LexicalIndex", "rank-bm25 BM25Okapi", "SQLite FTS5"}
+    counts = {len(result.latencies_ms) for result in results.values()}
+    assert counts == {len(questions())}
+    for result in results.values():
+        assert 0.0 <= result.quality.hit_at_1 <= result.quality.mrr <= 1.0
+    assert search.plot({200: results}, tmp_path / "search.png").stat().st_size > 0
+
+
+@pytest.mark.integration
+def test_load_run_stores_every_candidate_and_document_once() -> None:
+    # One client thread: its seeded choices make the mix the same on every run.
+    plan = load.LoadPlan(
+        threads=1, seconds=30.0, max_requests=10, max_uploads=2, ingest_timeout=60.0, upload_share=0.3
+    )
+    report = load.run_load(plan)
+    assert len(report.results) == 10 and all(result.ok for result in report.results)
+    assert report.candidates.expected > 0 and report.documents.expected > 0
+    assert report.candidates.exact and report.documents.exact
+    assert report.documents_active == report.documents.expected

@@ -21,10 +21,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bench.policy_speed import messages_of_500_chars
-from bench.report import REPO_ROOT
 from pandora_memory.policy.candidate import should_auto_create_memory_candidate
 from pandora_memory.secrets import find_secrets
+
+from bench.policy_speed import messages_of_500_chars
+from bench.report import REPO_ROOT
 
 LABELED_FILES = (
     REPO_ROOT / "tests" / "data" / "labeled_capture.jsonl",

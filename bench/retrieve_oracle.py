@@ -22,10 +22,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from bench.policy_speed import messages_of_500_chars
-from bench.report import REPO_ROOT
 from pandora_memory.policy.namespace_inference import choose_namespace
 from pandora_memory.policy.retrieve import should_auto_retrieve_memory
+
+from bench.policy_speed import messages_of_500_chars
+from bench.report import REPO_ROOT
 
 LABELED_FILES = (
     REPO_ROOT / "tests" / "data" / "labeled_retrieve.jsonl",
@@ -45,8 +46,21 @@ _SPACES = (" ", "  ", "\n", " \n ", "\t", "\n\n", " - ", "; ", ". ", "? ", "! ",
 _TYPOGRAPHY = {"'": "\u2019", '"': "\u201c", " - ": " \u2014 ", "-": "\u2013"}
 _CODE = ("```\nmy_list = fetch_api()  # we fix it later\n```", "```py\nx = 1\n", "`it`")
 _CONVERSATION_TYPES = (
-    None, "", "project", "Coding", "casual", "small talk", "smalltalk", "trivia", "Project Work",
-    "au-story", "general chat", "journal", "weird", "math homework", "personal/life",
+    None,
+    "",
+    "project",
+    "Coding",
+    "casual",
+    "small talk",
+    "smalltalk",
+    "trivia",
+    "Project Work",
+    "au-story",
+    "general chat",
+    "journal",
+    "weird",
+    "math homework",
+    "personal/life",
 )
 _NAMESPACES: tuple[str | None, ...] = ("real_life", "au", None, None, " au ")
 _ALPHABET = (
@@ -155,7 +169,9 @@ def cases() -> list[Case]:
         piece = " ".join(words[start : start + rng.randint(1, 9)])
         found.append(Case(f"short:{number}", piece, *_context(rng, tasks)))
     for number in range(LONG_MESSAGES):
-        found.append(Case(f"long:{number}", _glued(lines, rng, rng.randint(3500, 9000)), *_context(rng, tasks)))
+        found.append(
+            Case(f"long:{number}", _glued(lines, rng, rng.randint(3500, 9000)), *_context(rng, tasks))
+        )
     for number in range(RANDOM_STRINGS):
         text = "".join(rng.choice(_ALPHABET) for _ in range(rng.randint(0, 120)))
         found.append(Case(f"random:{number}", text, *_context(rng, tasks)))

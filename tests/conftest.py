@@ -23,7 +23,6 @@ os.environ.setdefault("POWERTOOLS_SERVICE_NAME", "pandora-memory")
 os.environ.setdefault("POWERTOOLS_TRACE_DISABLED", "true")
 
 
-
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     if REPORT_LINES:
         terminalreporter.section("policy scores")

@@ -21,7 +21,9 @@ def test_sample_pre_answer_event_returns_the_namespace_memory(turn: TurnHarness)
     assert "Kael" not in reply.body["context"]
     assert reply.body["retrieval"]["item_count"] == 1
     assert reply.body["candidate_preview"] is None
-    assert turn.calls_to("dynamodb") == ["Query"]
+    # Cold: the search pointer, then the namespace's memories (no note was ever ingested: no S3 read).
+    assert turn.calls_to("dynamodb") == ["GetItem", "Query"]
+    assert turn.calls_to("s3") == []
 
 
 def test_a_turn_that_needs_no_memory_reads_no_table(turn: TurnHarness) -> None:
@@ -34,16 +36,17 @@ def test_a_turn_that_needs_no_memory_reads_no_table(turn: TurnHarness) -> None:
     assert turn.calls_to("ssm") == ["GetParametersByPath"]
 
 
-def test_warm_turns_make_one_query_and_no_ssm_call(turn: TurnHarness) -> None:
+def test_warm_turns_read_only_the_search_pointer(turn: TurnHarness) -> None:
     seed_memory(turn.stack, "real_life", "deploy plan: staging first")
     turn.invoke(load_event("pre_answer"))
     turn.aws_calls.clear()
     reply = turn.invoke(load_event("pre_answer"))
     assert reply.status == 200 and reply.body["should_retrieve"]
-    assert turn.aws_calls == ["dynamodb.Query"]
+    assert "deploy plan: staging first" in reply.body["context"]
+    assert turn.aws_calls == ["dynamodb.GetItem"]
 
 
-def test_open_loops_come_from_the_same_single_query(turn: TurnHarness) -> None:
+def test_open_loops_come_from_the_memories_the_search_loaded(turn: TurnHarness) -> None:
     seed_memory(turn.stack, "real_life", "reply to the Pandora API beta testers", memory_type="open_loop")
     seed_memory(
         turn.stack, "real_life", "old loop about the Pandora API", memory_type="open_loop", resolved=True
@@ -51,7 +54,7 @@ def test_open_loops_come_from_the_same_single_query(turn: TurnHarness) -> None:
     reply = turn.invoke(load_event("pre_answer"))
     assert "Open loops:" in reply.body["context"]
     assert "beta testers" in reply.body["context"] and "old loop" not in reply.body["context"]
-    assert turn.calls_to("dynamodb") == ["Query"]
+    assert turn.calls_to("dynamodb") == ["GetItem", "Query"]
 
 
 def test_sample_post_answer_event_queues_a_candidate(turn: TurnHarness) -> None:
@@ -98,7 +101,8 @@ def test_a_repeated_candidate_is_a_duplicate_and_is_not_written_twice(turn: Turn
     assert (second["status"], second["outcome"], second["stored"]) == ("duplicate", "duplicate", False)
     assert second["id"] == first["id"] and second["existing_status"] == "pending_review"
     assert len(turn.table_items("CandidatesTable")) == 1
-    assert turn.calls_to("dynamodb") == ["PutItem", "PutItem"]  # conditional writes, no read first
+    # The review figures once per namespace and minute, then conditional writes with no read first.
+    assert turn.calls_to("dynamodb") == ["Query", "PutItem", "PutItem"]
 
 
 @pytest.mark.parametrize("mode", ["pre_answer", "post_answer"])

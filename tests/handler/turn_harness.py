@@ -1,5 +1,6 @@
 """Helpers for the adaptive turn handler tests: the handler loaded from its file, sample events from
-events/, seeded memories, and capture of AWS calls, log lines and EMF metrics."""
+events/ (re-aimed at the search route too), seeded memories and notes, and capture of AWS calls, log
+lines and EMF metrics."""
 
 import copy
 import importlib.util
@@ -10,12 +11,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote_plus
 
 import boto3
 from aws_lambda_powertools.utilities import parameters
 from botocore.awsrequest import AWSResponse, HTTPHeaders
 from pandora_devstack.lambda_runtime import LambdaContext
 from pandora_memory.hashing import content_hash
+from pandora_memory.ingest.config import load_ingest_settings
+from pandora_memory.ingest.events import ObjectEvent, parse_record
+from pandora_memory.ingest.factory import build_pipeline
+from pandora_memory.ingest.outcomes import OutcomeKind
 from pandora_memory.namespaces import Namespace
 from pandora_memory.policy.models import MemoryType, Sensitivity
 from pandora_memory.settings import get_settings
@@ -28,6 +34,7 @@ REPO = Path(__file__).resolve().parents[2]
 TURN_APP = REPO / "functions" / "adaptive_turn" / "app.py"
 EVENTS = REPO / "events"
 MODULE_NAME = "adaptive_turn_app_under_test"
+SEARCH_PATH = "/api/memory/search"
 
 
 def load_event(name: str) -> dict[str, Any]:
@@ -47,6 +54,15 @@ def turn_event(
         event["requestContext"].pop("authorizer", None)
     else:
         event["requestContext"]["authorizer"]["namespaces"] = namespaces
+    return event
+
+
+def search_event(body: dict[str, Any] | str | None, namespaces: str | None = "real_life") -> dict[str, Any]:
+    """The sample turn event re-aimed at POST /api/memory/search."""
+    event = turn_event(body, namespaces)
+    event["resource"] = event["path"] = SEARCH_PATH
+    event["requestContext"]["resourcePath"] = SEARCH_PATH
+    event["requestContext"]["path"] = f"/dev{SEARCH_PATH}"
     return event
 
 
@@ -95,6 +111,15 @@ class TurnHarness:
 
     def turn(self, namespaces: str | None = "real_life", **body: Any) -> Reply:
         return self.invoke(turn_event(body, namespaces))
+
+    def search(self, namespaces: str | None = "real_life", **body: Any) -> Reply:
+        return self.invoke(search_event(body, namespaces))
+
+    def cold_start(self) -> None:
+        """A new container over the same stack: module, settings, clients and every cache start over."""
+        stop_harness(self)
+        fresh = start_harness(self.stack)
+        self.app, self.log, self.aws_calls = fresh.app, fresh.log, fresh.aws_calls
 
     def table_items(self, logical_id: str) -> list[dict[str, Any]]:
         return list(_inspector("dynamodb").scan(TableName=self.stack.table_names[logical_id])["Items"])
@@ -196,6 +221,31 @@ def seed_memory(
     return record.id
 
 
+def seed_note(stack: "ProvisionedStack", namespace: str, path: str, markdown: str) -> None:
+    """A Markdown note uploaded and ingested by the real pipeline (clients outside the recorded session)."""
+    key = f"memory/{namespace}/{path}.md"
+    s3, dynamodb = _inspector("s3"), _inspector("dynamodb")
+    body = markdown.encode("utf-8")
+    version = s3.put_object(Bucket=stack.bucket, Key=key, Body=body)["VersionId"]
+    record = {
+        "eventVersion": "2.1",
+        "eventSource": "aws:s3",
+        "awsRegion": "us-east-1",
+        "eventTime": "2026-11-29T10:15:30.000Z",
+        "eventName": "ObjectCreated:Put",
+        "s3": {
+            "s3SchemaVersion": "1.0",
+            "configurationId": "MarkdownIngest",
+            "bucket": {"name": stack.bucket, "arn": f"arn:aws:s3:::{stack.bucket}"},
+            "object": {"key": quote_plus(key, safe="/"), "size": len(body), "versionId": version},
+        },
+    }
+    event = parse_record(record)
+    assert isinstance(event, ObjectEvent)
+    outcome = build_pipeline(load_ingest_settings(stack.env), dynamodb, s3).process(event)
+    assert outcome.kind is OutcomeKind.INGESTED, outcome
+
+
 def start_harness(stack: "ProvisionedStack") -> TurnHarness:
     """A cold container: fresh settings, clients and flag cache; every AWS call it makes is recorded."""
     get_settings.cache_clear()
@@ -218,7 +268,7 @@ def start_harness(stack: "ProvisionedStack") -> TurnHarness:
 
 def stop_harness(harness: TurnHarness) -> None:
     logging.getLogger(harness.app.logger.name).removeHandler(harness.log)
-    harness.app.turn_service.cache_clear()
+    harness.app.action_services.cache_clear()
     parameters.clear_caches()
     get_settings.cache_clear()
     boto3.DEFAULT_SESSION = None

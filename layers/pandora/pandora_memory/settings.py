@@ -19,6 +19,8 @@ class Settings(BaseModel):
     memory_bucket: str = Field(default="", alias="MEMORY_BUCKET")
     flags_path: str = Field(alias="FLAGS_PATH", pattern=r"^/")
     tokens_path: str = Field(default="", alias="TOKENS_PATH")
+    # Review outcomes that tune the candidate policy (the turn only; other functions leave it unset).
+    feedback_table: str = Field(default="", alias="FEEDBACK_TABLE")
     stage: str = Field(default="dev", alias="STAGE")
     service_name: str = Field(default="pandora-memory", alias="POWERTOOLS_SERVICE_NAME")
     metrics_namespace: str = Field(default="Pandora", alias="POWERTOOLS_METRICS_NAMESPACE")
@@ -26,8 +28,6 @@ class Settings(BaseModel):
     flags_max_age_seconds: int = Field(default=60, ge=0, le=3600, alias="PANDORA_FLAGS_MAX_AGE_SECONDS")
     # ~4 characters per token is the usual estimate for English text.
     context_budget_tokens: int = Field(default=1500, ge=100, le=20000, alias="PANDORA_CONTEXT_BUDGET_TOKENS")
-    # One Query page of the newest memories feeds the context pack; relevance is ranked within it.
-    context_scan_limit: int = Field(default=100, ge=1, le=1000, alias="PANDORA_CONTEXT_SCAN_LIMIT")
     auto_capture_min_confidence: float = Field(
         default=0.8, ge=0.5, le=1.0, alias="PANDORA_AUTO_CAPTURE_MIN_CONFIDENCE"
     )

@@ -239,3 +239,9 @@ class _NoMetrics:
 
     def turn_latency(self, *, mode: str, milliseconds: float) -> None:
         return None
+
+    def search_request(self, *, namespace: str, found: bool) -> None:
+        return None
+
+    def search_latency(self, *, milliseconds: float) -> None:
+        return None

@@ -179,3 +179,31 @@ def test_pruned_top_k_equals_the_top_of_the_full_ranking() -> None:
                 top = index.search(query, limit=limit, **options)
                 assert [hit.entry.key for hit in top] == [hit.entry.key for hit in everything[:limit]]
                 assert [hit.score for hit in top] == pytest.approx([hit.score for hit in everything[:limit]])
+
+
+def test_segments_rank_as_one_corpus() -> None:
+    from pandora_memory.search.analysis import analyse_entry
+    from pandora_memory.search.segment import build_segment
+
+    chunks = [entry(f"c{i}", f"deploy the alias {'again ' * i}", path=f"notes/{i % 3}.md") for i in range(9)]
+    memories = [entry("memory:1", "deploy alias preference", path="memory/preference", kind="memory")]
+    whole = LexicalIndex.build(chunks + memories)
+    split = LexicalIndex(
+        [build_segment(map(analyse_entry, chunks)), build_segment(map(analyse_entry, memories))]
+    )
+    for query in ("deploy", "alias again", "preference", "notes"):
+        assert split.search(query, limit=20) == whole.search(query, limit=20)
+    assert list(split) == list(whole)
+    with pytest.raises(ValueError, match="duplicate"):
+        LexicalIndex(
+            [build_segment(map(analyse_entry, chunks)), build_segment(map(analyse_entry, chunks[:1]))]
+        )
+
+
+def test_a_term_only_in_a_field_of_weight_zero_matches_nothing() -> None:
+    index = LexicalIndex.build(
+        [entry("a", "plain words", heading=("Rollback",)), entry("b", "other words")],
+        FieldWeights(heading=0.0, path=0.0),
+    )
+    assert keys(index, "rollback") == []
+    assert sorted(keys(index, "words")) == ["a", "b"]

@@ -1,6 +1,7 @@
 """The search reader over Markdown ingested by the real pipeline: ranking, prefixes, namespaces,
 updates, deletes, failed replacements, approved memories and the separate history call."""
 
+import gzip
 from typing import Any
 
 import pytest
@@ -9,8 +10,10 @@ from pandora_memory.ingest.outcomes import IngestStepError
 from pandora_memory.ingest.projections import ProjectionPointer, ProjectionRepository
 from pandora_memory.namespaces import Namespace, UnknownNamespaceError
 from pandora_memory.policy.models import MemoryType
-from pandora_memory.search.index import AnalysedEntry, SearchEntry, analyse_entry
+from pandora_memory.search.index import SearchEntry, analyse_entry
 from pandora_memory.search.reader import NamespaceMismatchError, SearchService, SearchUnavailableError
+from pandora_memory.search.segment import Segment, build_segment
+from unit.search.legacy_snapshot import version_1
 from unit.search.search_harness import SearchHarness, search_fixture  # noqa: F401 - the `search` fixture
 
 DEPLOY = """# Deploy notes
@@ -190,15 +193,39 @@ def test_empty_queries_and_limits_read_nothing(search: SearchHarness) -> None:
     assert len(search.search("real_life", "tomatoes", limit=10_000)) == 1
 
 
+def test_a_version_1_snapshot_is_rebuilt_from_its_entries_and_upgraded_by_the_next_ingest(
+    search: SearchHarness,
+) -> None:
+    search.ingest.upload("projects/deploy-notes", DEPLOY)
+    search.ingest.upload("home/garden", GARDEN)
+    expected = search.search("real_life", "roll back the live alias", limit=5)
+    pointer = search.ingest.pointer()
+    assert pointer.snapshot_key is not None
+    search.ingest.s3.put_object(
+        Bucket=search.ingest.bucket, Key=pointer.snapshot_key, Body=version_1(search.ingest.searchable())
+    )
+    search.service.forget()
+
+    assert search.search("real_life", "roll back the live alias", limit=5) == expected
+
+    search.ingest.upload("home/recipes", RECIPES)
+    assert search.paths("real_life", "oat milk pancakes")[0] == "home/recipes"
+    assert search.paths("real_life", "roll back the live alias", limit=1) == [expected[0].logical_path]
+    upgraded = search.ingest.pointer().snapshot_key
+    assert upgraded is not None
+    stored = search.ingest.s3.get_object(Bucket=search.ingest.bucket, Key=upgraded)
+    assert gzip.decompress(stored["Body"].read()).startswith(b"pandora-search-index")
+
+
 class _ForeignSnapshot:
     """A projection whose snapshot wrongly holds an entry of the other namespace."""
 
     def pointer(self, namespace: Namespace, *, with_documents: bool = False) -> ProjectionPointer:
         return ProjectionPointer(namespace=namespace, generation=1, snapshot_key="projections/x.json.gz")
 
-    def load_analysed(self, snapshot_key: str | None) -> list[AnalysedEntry]:
+    def load_analysed(self, snapshot_key: str | None) -> Segment:
         entry = SearchEntry("world/harbour#abc#00000", "au", "world/harbour", (), "Vel harbour", "r")
-        return [analyse_entry(entry)]
+        return build_segment([analyse_entry(entry)])
 
 
 def test_a_snapshot_naming_another_namespace_is_refused_not_served() -> None:

@@ -42,7 +42,7 @@ def test_validator_would_catch_a_broken_schema(document: dict[str, Any]) -> None
 
 def test_every_operation_fits_chatgpt_action_limits(document: dict[str, Any]) -> None:
     ids = [operation["operationId"] for operation in operations(document)]
-    assert ids == ["adaptiveTurn"]
+    assert ids == ["adaptiveTurn", "searchMemory"]
     for operation in operations(document):
         assert 0 < len(operation["summary"]) < 300
         assert len(operation.get("description", "")) < 300
@@ -66,13 +66,37 @@ def test_request_schema_forbids_unknown_fields_and_bounds_text(document: dict[st
     assert request["properties"]["user_message"]["maxLength"] == 32_000
 
 
+def test_search_request_bounds_the_query_limit_and_path(document: dict[str, Any]) -> None:
+    search = document["paths"]["/api/memory/search"]["post"]
+    assert search["operationId"] == "searchMemory" and search["x-openai-isConsequential"] is False
+    request = document["components"]["schemas"]["SearchRequest"]
+    assert request["additionalProperties"] is False
+    assert set(request["required"]) == {"namespace", "query"}
+    properties = request["properties"]
+    assert (properties["query"]["minLength"], properties["query"]["maxLength"]) == (1, 2000)
+    assert (properties["limit"]["minimum"], properties["limit"]["maximum"]) == (1, 20)
+    prefix = properties["path_prefix"]
+    assert prefix["maxLength"] == 256 and prefix["nullable"] is True and "pattern" in prefix
+    result = document["components"]["schemas"]["SearchResult"]
+    assert set(result["required"]) >= {
+        "namespace",
+        "logical_path",
+        "heading_path",
+        "text",
+        "revision_id",
+        "score",
+    }
+    assert result["properties"]["kind"]["enum"] == ["chunk", "memory"]
+
+
 def test_error_responses_use_the_error_body(document: dict[str, Any]) -> None:
-    responses = operations(document)[0]["responses"]
-    assert set(responses) == {"200", "400", "403", "422", "503"}
-    for code in ("400", "403", "422", "503"):
-        assert responses[code]["content"]["application/json"]["schema"] == {
-            "$ref": "#/components/schemas/ErrorResponse"
-        }
+    for operation in operations(document):
+        responses = operation["responses"]
+        assert set(responses) == {"200", "400", "403", "422", "503"}
+        for code in ("400", "403", "422", "503"):
+            assert responses[code]["content"]["application/json"]["schema"] == {
+                "$ref": "#/components/schemas/ErrorResponse"
+            }
     assert "HTTPValidationError" not in document["components"]["schemas"]
 
 

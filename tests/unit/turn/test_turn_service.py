@@ -1,4 +1,5 @@
-"""Gating logic of the turn service, with stub policies and a stub redactor (moto tables underneath)."""
+"""Gating and feedback tuning of the turn service, with stub policies, a stub redactor and fixed review
+figures (moto tables from template.yaml underneath, search included)."""
 
 import re
 from collections.abc import Iterator
@@ -9,6 +10,7 @@ import boto3
 import pytest
 from mypy_boto3_dynamodb import DynamoDBClient
 from pandora_devstack.provision import ProvisionedStack
+from pandora_memory.feedback.summary import FeedbackFigures, Tally
 from pandora_memory.flags import AutopilotMode, Flags
 from pandora_memory.hashing import content_hash
 from pandora_memory.namespaces import Namespace
@@ -20,14 +22,15 @@ from pandora_memory.policy.models import (
     RetrieveDecision,
     Sensitivity,
 )
+from pandora_memory.search.settings import load_search_settings
 from pandora_memory.secrets.findings import Redaction, SecretFinding
 from pandora_memory.storage.candidates import CandidateRepository
 from pandora_memory.storage.capture import AutoCaptureWriter
-from pandora_memory.storage.memories import MemoryRepository
 from pandora_memory.storage.records import MemoryRecord, MemoryStatus, utc_timestamp
 from pandora_memory.turn.auth import NamespaceNotAllowedError
-from pandora_memory.turn.context_pack import MemoryContextSource
+from pandora_memory.turn.factory import build_search
 from pandora_memory.turn.models import CandidateOutcome, PreviewStatus, TurnMode, TurnRequest
+from pandora_memory.turn.search_context import SearchContextSource
 from pandora_memory.turn.service import TurnService, TurnTuning
 
 FAKE_SECRET = "FAKE-SECRET-Q7W2E9R4T1Y8"
@@ -66,6 +69,12 @@ class RecordingMetrics:
     def turn_latency(self, *, mode: str, milliseconds: float) -> None:
         self.events.append(("TurnLatency", {"mode": mode, "ms": milliseconds}))
 
+    def search_request(self, *, namespace: str, found: bool) -> None:
+        self.events.append(("SearchRequests", {"ns": namespace, "found": found}))
+
+    def search_latency(self, *, milliseconds: float) -> None:
+        self.events.append(("SearchLatency", {"ms": milliseconds}))
+
     def outcomes(self) -> list[str]:
         return [str(data["outcome"]) for name, data in self.events if name == "CandidateOutcome"]
 
@@ -77,6 +86,7 @@ class StubPolicies:
     sensitivity: Sensitivity = Sensitivity.LOW
     confidence: float = 0.9
     summary: str = "Prefers conventional commits for every repository"
+    requires_review: bool = False
     calls: list[str] = field(default_factory=list)
 
     def retrieve_policy(
@@ -112,7 +122,7 @@ class StubPolicies:
             rules=["capture.stub"],
             policy_version="stub",
             should_create_candidate=self.status is CandidateStatus.CANDIDATE,
-            requires_review=secret or high,
+            requires_review=secret or high or self.requires_review,
             sensitivity=self.sensitivity,
             memory_type=MemoryType.PREFERENCE,
             confidence=self.confidence,
@@ -120,6 +130,21 @@ class StubPolicies:
             summary=self.summary,
             secret_kinds=["test_key"] if secret else [],
         )
+
+
+class FixedFeedback:
+    def __init__(self, figures: FeedbackFigures) -> None:
+        self._figures = figures
+        self.reads: list[Namespace] = []
+
+    def figures(self, namespace: Namespace) -> FeedbackFigures:
+        self.reads.append(namespace)
+        return self._figures
+
+
+def preference_record(approved: int = 0, rejected: int = 0) -> FeedbackFigures:
+    tally = Tally(approved=approved, rejected=rejected)
+    return FeedbackFigures(since="2026-11-01T00:00:00.000000Z", by_memory_type={"preference": tally})
 
 
 @dataclass
@@ -130,17 +155,24 @@ class Harness:
     metrics: RecordingMetrics
     calls: list[str]
 
-    def service(self, flags: Flags = DEFAULT_FLAGS) -> tuple[TurnService, FixedFlags]:
+    def service(
+        self, flags: Flags = DEFAULT_FLAGS, feedback: FixedFeedback | None = None
+    ) -> tuple[TurnService, FixedFlags]:
         names = self.stack.table_names
         source = FixedFlags(flags)
+        search, ledger = build_search(load_search_settings(self.stack.env), self.dynamodb, boto3.client("s3"))
         service = TurnService(
             flags=source,
-            context_sources=[
-                MemoryContextSource(MemoryRepository(self.dynamodb, names["MemoryEventsTable"]), 50)
-            ],
+            context_sources=[SearchContextSource(search, ledger)],
             candidates=CandidateRepository(self.dynamodb, names["CandidatesTable"]),
-            capture=AutoCaptureWriter(self.dynamodb, names["MemoryEventsTable"], names["CandidatesTable"]),
+            capture=AutoCaptureWriter(
+                self.dynamodb,
+                names["MemoryEventsTable"],
+                names["CandidatesTable"],
+                projections_table=names["ProjectionsTable"],
+            ),
             metrics=self.metrics,
+            feedback=feedback,
             retrieve_policy=self.policies.retrieve_policy,
             candidate_policy=self.policies.candidate_policy,
             redactor=fake_redact,
@@ -190,7 +222,7 @@ def seed_memory(h: Harness, summary: str, ns: Namespace = Namespace.REAL_LIFE, *
     h.calls.clear()
 
 
-def test_pre_answer_retrieves_the_namespace_memory_with_one_query(harness: Harness) -> None:
+def test_pre_answer_retrieves_the_namespace_memory_through_the_search(harness: Harness) -> None:
     seed_memory(harness, "uses conventional commits everywhere")
     seed_memory(harness, "Kael has grey eyes", Namespace.AU)
     service, _ = harness.service()
@@ -199,7 +231,9 @@ def test_pre_answer_retrieves_the_namespace_memory_with_one_query(harness: Harne
     assert "uses conventional commits everywhere" in response.context
     assert "Kael" not in response.context
     assert response.retrieval is not None and response.retrieval.item_count == 1
-    assert harness.calls == ["Query"]
+    assert harness.calls == ["GetItem", "Query"]  # the search pointer, then the memories it indexes
+    service.run(pre(), BOTH)
+    assert harness.calls == ["GetItem", "Query", "GetItem"]  # warm: the pointer alone
     assert ("RetrieveDecision", {"retrieve": True, "rule_id": "retrieve.stub"}) in harness.metrics.events
 
 
@@ -400,3 +434,107 @@ def test_every_turn_reports_its_latency_by_mode(harness: Harness) -> None:
     service.run(post(), BOTH)
     modes = [data["mode"] for name, data in harness.metrics.events if name == "TurnLatency"]
     assert modes == ["pre_answer", "post_answer"]
+
+
+# -- feedback tuning ----------------------------------------------------------------------------------
+
+
+def test_a_type_reviewers_keep_rejecting_is_demoted_to_review(harness: Harness) -> None:
+    feedback = FixedFeedback(preference_record(rejected=3))
+    service, _ = harness.service(feedback=feedback)
+    preview = service.run(post(), BOTH).candidate_preview
+    assert preview is not None
+    assert (preview.outcome, preview.requires_review, preview.stored) == (
+        CandidateOutcome.REVIEW_REQUIRED,
+        True,
+        True,
+    )
+    assert preview.confidence == pytest.approx(0.45)  # halved
+    assert "feedback demoted it (memory_type:preference approved 0, rejected 3" in preview.reason
+    [item] = harness.items("CandidatesTable")
+    assert item["requires_review"] == {"BOOL": True}
+    assert feedback.reads == [Namespace.REAL_LIFE]
+
+
+def test_an_overwhelmingly_rejected_type_is_only_previewed(harness: Harness) -> None:
+    service, _ = harness.service(feedback=FixedFeedback(preference_record(rejected=8)))
+    response = service.run(post(), BOTH)
+    preview = response.candidate_preview
+    assert preview is not None
+    assert (preview.status, preview.outcome, preview.stored) == (
+        PreviewStatus.PREVIEW,
+        CandidateOutcome.SUGGEST_ONLY,
+        False,
+    )
+    assert harness.items("CandidatesTable") == [] and harness.calls == []
+    assert harness.metrics.outcomes() == ["suggest_only"]
+
+
+def test_a_demoted_type_is_never_auto_captured(harness: Harness) -> None:
+    capture = Flags(autopilot=AutopilotMode.CAPTURE_LOW_RISK, auto_capture_low_risk=True)
+    service, _ = harness.service(capture, FixedFeedback(preference_record(approved=1, rejected=4)))
+    preview = service.run(post(), BOTH).candidate_preview
+    assert preview is not None and preview.outcome is CandidateOutcome.REVIEW_REQUIRED
+    assert harness.items("MemoryEventsTable") == []
+
+
+def test_a_steady_approval_record_waives_review_so_capture_may_happen(harness: Harness) -> None:
+    harness.policies.requires_review = True  # low risk, but the policy asked for a look
+    capture = Flags(autopilot=AutopilotMode.CAPTURE_LOW_RISK, auto_capture_low_risk=True)
+    without, _ = harness.service(capture)
+    first = without.run(post("always rebase before merging"), BOTH).candidate_preview
+    assert first is not None and first.outcome is CandidateOutcome.REVIEW_REQUIRED
+
+    service, _ = harness.service(capture, FixedFeedback(preference_record(approved=10)))
+    harness.policies.summary = "Prefers rebasing before every merge"
+    preview = service.run(post(), BOTH).candidate_preview
+    assert preview is not None
+    assert (preview.outcome, preview.requires_review) == (CandidateOutcome.AUTO_CAPTURED, False)
+    assert "feedback waived review" in preview.reason
+    assert len(harness.items("MemoryEventsTable")) == 1
+    [projection] = harness.items("ProjectionsTable")
+    assert projection["memory_generation"] == {"N": "1"}  # search reloads its memories at once
+
+
+def test_promotion_never_opens_the_safety_gates(harness: Harness) -> None:
+    harness.policies.sensitivity = Sensitivity.HIGH
+    capture = Flags(autopilot=AutopilotMode.CAPTURE_LOW_RISK, auto_capture_low_risk=True)
+    service, _ = harness.service(capture, FixedFeedback(preference_record(approved=50)))
+    preview = service.run(post(), BOTH).candidate_preview
+    assert preview is not None and preview.outcome is CandidateOutcome.REVIEW_REQUIRED
+    assert harness.items("MemoryEventsTable") == []
+
+
+@pytest.mark.parametrize(
+    ("flags", "status"),
+    [
+        (Flags(autopilot=AutopilotMode.SUGGEST), CandidateStatus.CANDIDATE),
+        (Flags(auto_candidate_queue=False), CandidateStatus.CANDIDATE),
+        (DEFAULT_FLAGS, CandidateStatus.NOT_CANDIDATE),
+    ],
+)
+def test_figures_are_read_only_when_a_candidate_may_be_written(
+    harness: Harness, flags: Flags, status: CandidateStatus
+) -> None:
+    harness.policies.status = status
+    feedback = FixedFeedback(preference_record(rejected=8))
+    service, _ = harness.service(flags, feedback)
+    service.run(post(), BOTH)
+    assert feedback.reads == []
+
+
+def test_the_stored_candidate_keeps_a_bounded_message_preview(harness: Harness) -> None:
+    service, _ = harness.service()
+    message = "always use conventional commits,\n\nin every repository " + "and more words " * 40
+    service.run(post(message), BOTH)
+    [item] = harness.items("CandidatesTable")
+    stored = item["user_message_preview"]["S"]
+    assert stored.startswith("always use conventional commits, in every repository and more")
+    assert len(stored) <= 280 and stored.endswith("…")
+
+
+def test_a_message_holding_a_secret_leaves_no_preview(harness: Harness) -> None:
+    service, _ = harness.service()
+    service.run(post(f"always use conventional commits, token {FAKE_SECRET}"), BOTH)
+    [item] = harness.items("CandidatesTable")
+    assert item["user_message_preview"] == {"S": ""} and FAKE_SECRET not in str(item)

@@ -122,7 +122,7 @@ class BackfillRunner:
             namespace=self._namespace,
             source=SOURCE,
         )
-        clean = sanitise(decision, self._redact)
+        clean = sanitise(decision, self._redact, turn.user_message)
         if decision.status is CandidateStatus.NOT_CANDIDATE and not clean.secret:
             self.tally.count(Outcome.NOT_CANDIDATE, decision.memory_type, decision.sensitivity)
             return

@@ -2,17 +2,16 @@
 
 Readers (the search path) need two calls:
   pointer(namespace)            -> generation, memory_generation, snapshot_key (one GetItem)
-  read_snapshot(snapshot_key)   -> the snapshot document (gzip JSON in S3) of every active chunk of the
-                                   namespace, in pandora_memory.search.snapshot's format: hand it to
-                                   index_from_snapshot(document, extra=approved_memories)
+  load_analysed(snapshot_key)   -> the search segment of every active chunk of the namespace, decoded
+                                   from the stored snapshot (pandora_memory.search.snapshot's format;
+                                   read_snapshot gives its bytes): hand either to
+                                   index_from_snapshot(segment_or_bytes, extra=approved_memories)
 Writers build the next snapshot from the current one, store it under a new key, and then `swap`:
 one TransactWriteItems that moves the pointer (only from the generation they built on) together
 with the document's status. Until the swap commits, readers keep the previous generation.
 """
 
-import gzip
 import hashlib
-import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -23,8 +22,9 @@ from pandora_memory.ingest.aws_errors import error_code
 from pandora_memory.ingest.expressions import Update, key_of
 from pandora_memory.ingest.s3_keys import projection_snapshot_key
 from pandora_memory.namespaces import Namespace
-from pandora_memory.search.index import AnalysedEntry, SearchEntry, analyse_entry
-from pandora_memory.search.snapshot import decode_entries, encode_entries
+from pandora_memory.search.index import AnalysedEntry, SearchEntry
+from pandora_memory.search.segment import Segment, empty_segment
+from pandora_memory.search.snapshot import decode_snapshot, encode_snapshot
 from pandora_memory.storage.records import from_item
 
 if TYPE_CHECKING:
@@ -59,14 +59,6 @@ class SwapResult:
         return self.conflict_index == 0
 
 
-def encode_snapshot(entries: Iterable[SearchEntry | AnalysedEntry]) -> bytes:
-    """Deterministic bytes in the search package's format: equal entries give equal digests and keys."""
-    analysed = [entry if isinstance(entry, AnalysedEntry) else analyse_entry(entry) for entry in entries]
-    analysed.sort(key=lambda item: (item.entry.logical_path, item.entry.key))
-    document = encode_entries(analysed)
-    return json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-
-
 class ProjectionRepository:
     def __init__(self, client: "DynamoDBClient", s3: "S3Client", table_name: str, bucket: str) -> None:
         self._client = client
@@ -93,34 +85,35 @@ class ProjectionRepository:
             documents={str(path): str(content_hash) for path, content_hash in documents.items()},
         )
 
-    def read_snapshot(self, snapshot_key: str | None) -> dict[str, Any]:
-        """The stored snapshot document, for `pandora_memory.search.snapshot.index_from_snapshot`."""
+    def read_snapshot(self, snapshot_key: str | None) -> bytes:
+        """The stored snapshot's bytes, for `pandora_memory.search.snapshot.index_from_snapshot`."""
         if not snapshot_key:
-            return encode_entries([])
+            return encode_snapshot(empty_segment())
         body = self._s3.get_object(Bucket=self._bucket, Key=snapshot_key)["Body"]
         try:
-            document: dict[str, Any] = json.loads(gzip.decompress(body.read()))
+            return body.read()
         finally:
             body.close()
-        return document
 
-    def load_analysed(self, snapshot_key: str | None) -> list[AnalysedEntry]:
-        """Entries with their term counts, so a rebuild re-tokenizes only the document that changed."""
-        return decode_entries(self.read_snapshot(snapshot_key))
+    def load_analysed(self, snapshot_key: str | None) -> Segment:
+        """The analysed chunks with their postings, so a rebuild tokenizes only the document that changed."""
+        if not snapshot_key:
+            return empty_segment()
+        return decode_snapshot(self.read_snapshot(snapshot_key))
 
     def load_entries(self, snapshot_key: str | None) -> list[SearchEntry]:
-        return [analysed.entry for analysed in self.load_analysed(snapshot_key)]
+        return list(self.load_analysed(snapshot_key).entries())
 
     def write_snapshot(
-        self, namespace: Namespace, generation: int, entries: Iterable[SearchEntry | AnalysedEntry]
+        self, namespace: Namespace, generation: int, snapshot: Segment | Iterable[SearchEntry | AnalysedEntry]
     ) -> str:
-        encoded = encode_snapshot(entries)
+        encoded = encode_snapshot(snapshot)  # gzip members; equal segments give equal bytes and keys
         key = projection_snapshot_key(namespace, generation, hashlib.sha256(encoded).hexdigest())
         self._s3.put_object(
             Bucket=self._bucket,
             Key=key,
-            Body=gzip.compress(encoded, mtime=0),
-            ContentType="application/json",
+            Body=encoded,
+            ContentType="application/octet-stream",
             ContentEncoding="gzip",
         )
         return key

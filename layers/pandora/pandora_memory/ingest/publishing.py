@@ -16,7 +16,8 @@ from pandora_memory.ingest.records import chunk_key, revision_key
 from pandora_memory.ingest.s3_keys import MemoryKey
 from pandora_memory.ingest.steps import Attempt, Step
 from pandora_memory.markdown.chunking import Chunk
-from pandora_memory.search.index import AnalysedEntry, SearchEntry
+from pandora_memory.search.index import SearchEntry
+from pandora_memory.search.splice import replace_document
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb.type_defs import TransactWriteItemTypeDef
@@ -61,19 +62,15 @@ class ProjectionPublisher:
         for _ in range(self._max_swap_attempts):
             attempt.step = Step.PROJECTION_READ
             base = self._projections.pointer(namespace, with_documents=True)
-            # Kept analysed: only the changed document's chunks are tokenized again.
-            entries: list[SearchEntry | AnalysedEntry] = [
-                analysed
-                for analysed in self._projections.load_analysed(base.snapshot_key)
-                if analysed.entry.logical_path != path
-            ]
-            entries.extend(change.entries)
+            current = self._projections.load_analysed(base.snapshot_key)
             documents = {other: digest for other, digest in base.documents.items() if other != path}
             if change.content_hash is not None:
                 documents[path] = change.content_hash
 
             attempt.step = Step.SNAPSHOT_WRITE
-            snapshot_key = self._projections.write_snapshot(namespace, base.generation + 1, entries)
+            # Only the changed document is tokenized; every other document's postings are copied.
+            snapshot = replace_document(current, path, change.entries)
+            snapshot_key = self._projections.write_snapshot(namespace, base.generation + 1, snapshot)
 
             attempt.step = Step.SWAP
             now = self._now()

@@ -75,6 +75,7 @@ def _catalog() -> tuple[MetricSpec, ...]:
             turn_names.DIM_OUTCOME: turn_names.OUTCOME_VALUES,
             turn_names.DIM_MEMORY_TYPE: memory_types,
             turn_names.DIM_NAMESPACE: [namespace.value for namespace in Namespace],
+            turn_names.DIM_RESULTS: turn_names.RESULTS_VALUES,
         },
     )
     review = _specs(

@@ -48,16 +48,18 @@ def type_family(memory_type: MemoryType) -> str:
 
 @dataclass(frozen=True, slots=True)
 class GatedPattern:
-    """A regex cue for what tokens cannot show; it runs only when its gate (one of the `needs`
-    substrings, as one literal alternation) is in the text."""
+    """A regex for what tokens cannot show, and the cues its match gives (one per memory type).
 
-    memory_type: MemoryType
-    cue: Cue
+    The regex runs only when one of the `needs` substrings is in the text: a few substring tests
+    cost far less than a regex scan (or a regex alternation of the needles). rules.toml entries
+    with the same regex and needs share one GatedPattern, so that regex runs once per text."""
+
     regex: re.Pattern[str]
-    gate: re.Pattern[str]
+    needs: tuple[str, ...]
+    cues: tuple[tuple[MemoryType, Cue], ...]
 
     def search(self, lowered: str) -> bool:
-        return self.gate.search(lowered) is not None and self.regex.search(lowered) is not None
+        return any(map(lowered.__contains__, self.needs)) and self.regex.search(lowered) is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,11 +172,29 @@ def _alternation(words: Iterable[str]) -> str:
 
 def _people_rules(table: Mapping[str, Any]) -> PeopleRules:
     return PeopleRules(
-        name=re.compile(r"\b[A-Z][a-z]+(?:-[A-Z][a-z]+)?\b"),
+        # \b[A-Z]...: the capital comes first (the boundary is checked looking back) so the scan skips
+        # straight to capitals instead of testing a word boundary at every character.
+        name=re.compile(r"[A-Z](?<!\w[A-Z])[a-z]+(?:-[A-Z][a-z]+)?\b"),
         after=tuple(f" {phrase} " for phrase in table["verbs_after"]),
         before=tuple(f" {phrase} " for phrase in table["words_before"]),
         possessed=tuple(f"'s {noun} " for noun in table["possessed"]),
         not_names=frozenset(table["not_names"]),
+    )
+
+
+def _gated_patterns(
+    entries: Iterable[Mapping[str, Any]], weights: Mapping[str, float]
+) -> tuple[GatedPattern, ...]:
+    """One GatedPattern per distinct (regex, needs), in order of first appearance, with its cues in
+    rules.toml order: evidence is added in the same order as one pattern per entry would add it."""
+    cues: dict[tuple[str, tuple[str, ...]], list[tuple[MemoryType, Cue]]] = {}
+    for entry in entries:
+        memory_type = MemoryType(entry["type"])
+        cue = Cue(type_family(memory_type), entry["cue"], weights[entry["tier"]])
+        cues.setdefault((entry["regex"], tuple(entry["needs"])), []).append((memory_type, cue))
+    return tuple(
+        GatedPattern(regex=re.compile(regex), needs=needs, cues=tuple(found))
+        for (regex, needs), found in cues.items()
     )
 
 
@@ -183,19 +203,10 @@ def _shape_rules(table: Mapping[str, Any], weights: Mapping[str, float]) -> Shap
     for shape, targets in table.items():
         if isinstance(targets, dict) and shape != "label_types":
             evidence[shape] = tuple((MemoryType(t), weights[tier]) for t, tier in targets.items())
-    patterns = tuple(
-        GatedPattern(
-            memory_type=MemoryType(entry["type"]),
-            cue=Cue(type_family(MemoryType(entry["type"])), entry["cue"], weights[entry["tier"]]),
-            regex=re.compile(entry["regex"]),
-            gate=re.compile("|".join(re.escape(needle) for needle in entry["needs"])),
-        )
-        for entry in table["patterns"]
-    )
     return ShapeRules(
         top_level_domains=frozenset(table["top_level_domains"]),
         evidence=evidence,
-        patterns=patterns,
+        patterns=_gated_patterns(table["patterns"], weights),
         label_types={label: MemoryType(name) for label, name in table["label_types"].items()},
         label_weight=weights[table["label_tier"]],
     )

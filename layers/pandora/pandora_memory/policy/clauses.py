@@ -19,11 +19,12 @@ from pandora_memory.policy.candidate_rules import (
     CandidateRules,
     MoodRules,
 )
-from pandora_memory.policy.lexicon import TOKEN_PATTERN, Hit
+from pandora_memory.policy.lexicon import Hit, tokenize
 from pandora_memory.policy.shapes import token_shapes
 
-# Text is normalised first (single spaces, no blank lines), so plain separators are enough.
-_SENTENCE_BREAK = re.compile(r"(?<=[.!?]) |\n| - |; ")
+# Text is normalised first (single spaces, no blank lines), so plain separators are enough. Every
+# branch opens with a literal (the space after .!? is checked looking back), so the scan skips ahead.
+_SENTENCE_BREAK = re.compile(r" (?<=[.!?] )|\n| - |; ")
 # Inside a clause ending in "?", the statement before the question ("we use X, can you...?").
 _SEGMENT_BREAK = re.compile(r", | but ")
 # Quoted or fenced material is pasted content (to rewrite, translate...), not the user's own statement.
@@ -32,8 +33,15 @@ _SEGMENT_BREAK = re.compile(r", | but ")
 _FENCED = re.compile(r"```.*?```", re.DOTALL)
 _DOUBLE_QUOTED = re.compile(r"\"[^\"\n]{16,}\"")
 _SINGLE_QUOTED = re.compile(r"'[^'\n]{16,}'(?!\w)")
-_TYPOGRAPHY = str.maketrans(
-    {"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"', "\u2014": " - ", "\u2013": " - "}
+# Replaced one after the other: str.translate with a dict looks every character up in Python, and no
+# replacement holds a character that a later one replaces, so the result is the same.
+_TYPOGRAPHY = (
+    ("\u2019", "'"),
+    ("\u2018", "'"),
+    ("\u201c", '"'),
+    ("\u201d", '"'),
+    ("\u2014", " - "),
+    ("\u2013", " - "),
 )
 
 
@@ -62,7 +70,11 @@ class Clause(NamedTuple):
 def normalise_keep_case(text: str) -> str:
     """text.normalise without lower-casing: summaries and name detection need the user's casing."""
     if not text.isascii():
-        text = unicodedata.normalize("NFKC", text).translate(_TYPOGRAPHY)
+        text = unicodedata.normalize("NFKC", text)
+        for fancy, plain in _TYPOGRAPHY:
+            text = text.replace(fancy, plain)
+    if "\n" not in text:
+        return " ".join(text.split())
     lines = (" ".join(line.split()) for line in text.split("\n"))
     return "\n".join(line for line in lines if line)
 
@@ -109,7 +121,7 @@ def read_clauses(text: str, rules: CandidateRules) -> tuple[Clause, ...]:
 
 def read_clause(text: str, rules: CandidateRules, *, ends_question: bool | None = None) -> Clause:
     lowered = text.lower()
-    tokens: list[str] = TOKEN_PATTERN.findall(lowered)
+    tokens = tokenize(lowered)
     skipped = rules.statement.intensifiers
     if not skipped.isdisjoint(tokens):
         tokens = [token for token in tokens if token not in skipped]

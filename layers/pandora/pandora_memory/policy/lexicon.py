@@ -20,6 +20,8 @@ from typing import NamedTuple
 
 # Keeps "don't", "ex-client", "v0.9.1", "07:00" and "fly.io" whole so cues never match inside them.
 TOKEN_PATTERN = re.compile(r"\w+(?:['.:\-]\w+)*")
+# The same tokens for ASCII text, where \w needs no Unicode table lookup per character.
+_ASCII_TOKEN_PATTERN = re.compile(TOKEN_PATTERN.pattern, re.ASCII)
 GAP = "…"
 GAP_MAX = 6
 NUMBER = "<num>"
@@ -45,7 +47,8 @@ class Hit(NamedTuple):
 
 
 def tokenize(lowered_text: str) -> list[str]:
-    return TOKEN_PATTERN.findall(lowered_text)
+    pattern = _ASCII_TOKEN_PATTERN if lowered_text.isascii() else TOKEN_PATTERN
+    return pattern.findall(lowered_text)
 
 
 def _forms(word: str) -> list[str]:
@@ -170,7 +173,7 @@ class PhraseIndex:
                         covered_until[cue.family] = cue_end
             elif found:
                 self._keep_longest(found, index, hits, covered_until)
-        if self._substrings and _GLUED_SCRIPTS.search(lowered_text):
+        if self._substrings and not lowered_text.isascii() and _GLUED_SCRIPTS.search(lowered_text):
             hits.extend(self._substring_hits(tokens, lowered_text))
         return hits
 

@@ -65,9 +65,13 @@ def collect(clauses: Sequence[Clause], namespace: Namespace, rules: CandidateRul
             memory_type = _FAMILY_TO_TYPE.get(hit.cue.family)
             if memory_type is not None:
                 evidence.add(memory_type, hit.cue.text, hit.cue.weight)
-        for shape in clause.shapes:
-            for memory_type, weight in shapes.evidence.get(shape, ()):
-                evidence.add(memory_type, shape.replace("_", " "), weight)
+        if clause.shapes:
+            # In rules.toml order: a set's iteration order changes between processes, and the cue
+            # order (and the float sum of weights) must not.
+            for shape, targets in shapes.evidence.items():
+                if shape in clause.shapes:
+                    for memory_type, weight in targets:
+                        evidence.add(memory_type, shape.replace("_", " "), weight)
         labelled = shapes.label_types.get(clause.label) if clause.label else None
         if labelled is not None:
             evidence.add(labelled, f"{clause.label}:", shapes.label_weight)
@@ -77,7 +81,8 @@ def collect(clauses: Sequence[Clause], namespace: Namespace, rules: CandidateRul
         lowered = "\n".join(clause.lowered for clause in clauses)
         for pattern in shapes.patterns:
             if pattern.search(lowered):
-                evidence.add(pattern.memory_type, pattern.cue.text, pattern.cue.weight)
+                for memory_type, cue in pattern.cues:
+                    evidence.add(memory_type, cue.text, cue.weight)
     return evidence
 
 

@@ -42,8 +42,8 @@ def should_auto_retrieve_memory(
     current_task: str | None = None,
 ) -> RetrieveDecision:
     """Raises UnknownNamespaceError (a ValueError) for a namespace other than real_life or au."""
-    choice = choose_namespace(namespace, user_message, current_task)
     if not user_message or not user_message.strip():
+        choice = choose_namespace(namespace, user_message, current_task)
         return RetrieveDecision(
             should_retrieve=False,
             namespace=choice.namespace,
@@ -54,6 +54,10 @@ def should_auto_retrieve_memory(
         )
     rules = retrieve_rules()
     reading = read_message(user_message, rules)
+    # Namespace inference looks for fiction cue words: the reading has the message's words already.
+    choice = choose_namespace(
+        namespace, user_message, current_task, words_of_first=reading.wordset if reading.whole else None
+    )
     fired = contributions(reading, rules, choice.namespace, current_task, conversation_type)
     score = round(sum(c.weight for c in fired), 4)
     retrieve = score >= rules.threshold

@@ -8,13 +8,25 @@ clause starts; it only ever costs one penalty.
 
 import re
 
-from pandora_memory.policy.retrieve_lexicon import IN_CHAT_FOLLOWUP, RetrieveRules
+from pandora_memory.policy.retrieve_lexicon import RetrieveRules
+from pandora_memory.policy.retrieve_patterns import IN_CHAT_FOLLOWUP
 from pandora_memory.policy.retrieve_signals import MessageReading, in_order, positions
 
 _DIGIT = re.compile(r"\d")
+_ASCII_DIGITS = "0123456789"
 # Capitalised words, for names. Letters only: a token mixing digits is never echoed as a name.
-_CAPITALISED = re.compile(r"[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+")
+# Not a word inside a word or an identifier (iPhone, TypeError, Foo2, Foo_bar): no letter or digit
+# just before, no word character just after. The lookarounds let the regex engine drop those,
+# which pasted tokens and code hold by the dozen, without a Python loop turn each; the lookbehind
+# comes after the capital so that the search still jumps from one capital to the next.
+_CAPITALISED = re.compile(r"[A-ZÀ-ÖØ-Þ](?<![^\W_].)[a-zß-öø-ÿ]+(?!\w)")
 _SENTENCE_END = ".!?:;"
+
+
+def _holds_digit(text: str) -> bool:
+    if text.isascii():  # ten memchr scans beat one regex step per character
+        return any(map(text.__contains__, _ASCII_DIGITS))
+    return _DIGIT.search(text) is not None
 
 
 def _read_past_tense(words: list[str], subject: int, reading: MessageReading, rules: RetrieveRules) -> None:
@@ -44,20 +56,20 @@ def _read_names(reading: MessageReading, rules: RetrieveRules) -> None:
     text, words = reading.text, reading.words
     if text == reading.lowered:  # typed all in lower case: no names to spot
         return
+    never_names, openers, names = rules.never_names, rules.sentence_starters, reading.names
     for match in _CAPITALISED.finditer(text):
         start, end = match.span()
         after = text[end : end + 2]
-        if (start and text[start - 1].isalnum()) or (after and (after[0].isalnum() or after[0] == "_")):
-            continue  # inside a word or an identifier: iPhone, TypeError, Foo2
         if after[:1] == "." and after[1:].isalpha():
             continue  # Next.js, Node.js
-        stem = match.group(0).lower()
-        if stem in rules.not_names or stem in rules.product_words:
+        name = match.group()
+        stem = name.lower()
+        if stem in never_names:
             continue
-        opener = stem in rules.sentence_starters
+        opener = stem in openers
         named = not _opens_sentence(text, start) or (after == "'s" and not opener)
-        if named and match.group(0) not in reading.names:
-            reading.names.append(match.group(0))
+        if named and name not in names:
+            names.append(name)
         if not opener and stem in reading.wordset:
             position = words.index(stem)
             _read_past_tense(words, position, reading, rules)
@@ -68,7 +80,7 @@ def _read_names(reading: MessageReading, rules: RetrieveRules) -> None:
 def _read_specific_items(reading: MessageReading, rules: RetrieveRules) -> None:
     """Numbered units ("chapter 6", "3장"), file names and snake_case identifiers: worth a search."""
     words, lowered = reading.words, reading.lowered
-    if _DIGIT.search(lowered):
+    if _holds_digit(lowered):
         for unit in in_order(rules.units.intersection(reading.wordset), words):
             for position in positions(words, unit):
                 if position + 1 < len(words) and words[position + 1].isdigit():
@@ -78,7 +90,7 @@ def _read_specific_items(reading: MessageReading, rules: RetrieveRules) -> None:
                         reading.shapes.setdefault("generic_question", f"{unit} {words[position + 1]} of")
                     else:
                         reading.specific_items.append(f"{unit} {words[position + 1]}")
-        if not lowered.isascii():
+        if not lowered.isascii() and any(unit in lowered for unit in rules.numbered_suffixes):
             reading.specific_items.extend(m.group(0) for m in rules.numbered_unit.finditer(lowered))
         if len(words) <= rules.short_message_max_words and rules.continuation_fragment.match(lowered):
             reading.add("continuation", "numbered part")
@@ -118,7 +130,7 @@ def read_shapes(reading: MessageReading, rules: RetrieveRules) -> None:
                 reading.in_chat_followup = True
             else:
                 reading.shapes.setdefault(match.lastgroup, match.group(match.lastgroup).strip())
-    if _DIGIT.search(reading.lowered):
+    if _holds_digit(reading.lowered):
         found = rules.math_with_digits.search(reading.lowered)
         if found:
             reading.shapes.setdefault("math", found.group(0).strip())

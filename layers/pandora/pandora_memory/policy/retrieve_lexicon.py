@@ -12,20 +12,21 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from pandora_memory.policy.retrieve_patterns import clause_shapes, digit_led_any_of, underscore_join
 from pandora_memory.policy.rules import section
 
 # Punctuation and underscores split words, and contraction tails go ("what's" -> "what", "kael's"
 # -> "kael", "didn't" -> "didn"). Cues are split the same way as messages. ASCII text takes
-# str.translate (a C fast path); other text the equivalent regex.
-_PUNCTUATION_RUN = re.compile(r"[^\w\s']+|_+")
+# str.translate (a C fast path); other text str.replace for underscores, then a regex for the rest
+# of the punctuation, written to open on a character set so that the search skips from one
+# punctuation mark to the next. Only where the spaces fall matters, not how many there are.
+_PUNCTUATION_RUN = re.compile(r"[^\w\s'][^\w\s']*")
 _ASCII_PUNCTUATION = str.maketrans(
     {c: " " for c in map(chr, range(128)) if not (c.isalnum() or c.isspace() or c == "'")}
 )
 _APOSTROPHE = re.compile(r"'(?:s|t|m|d|ll|re|ve)\b|'")
 NEUTRAL_FAMILY = "neutral"
 CASUAL_FAMILY = "casual"
-IN_CHAT_FOLLOWUP = "in_chat_followup"
-SHAPES = ("generic_question", "math", "trivia")
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +66,11 @@ class CueIndex:
     prefix: Mapping[str, tuple[tuple[str, Cue], ...]]  # keyed by the stem's first character
     suffix: Mapping[str, tuple[tuple[str, Cue], ...]]  # keyed by the ending's last character
     infix: tuple[tuple[str, Cue], ...]
+    infix_any: re.Pattern[str]  # any infix fragment: most texts hold none, and then one search does
+    # The keys above whose cues include a neutral phrase: a message matching none of them has no
+    # neutral phrase to mask other cues with.
+    neutral_words: frozenset[str]
+    neutral_pairs: frozenset[tuple[str, str]]
 
     def glued_cues(self, word: str) -> list[Cue]:
         """Cues whose first word is matched by its start or its end; the caller checks the rest."""
@@ -77,7 +83,10 @@ class CueIndex:
 
 
 def split_words(text: str) -> list[str]:
-    text = text.translate(_ASCII_PUNCTUATION) if text.isascii() else _PUNCTUATION_RUN.sub(" ", text)
+    if text.isascii():
+        text = text.translate(_ASCII_PUNCTUATION)
+    else:
+        text = _PUNCTUATION_RUN.sub(" ", text.replace("_", " "))
     if "'" in text:
         text = _APOSTROPHE.sub(" ", text)
     return text.split()
@@ -132,6 +141,7 @@ def build_index(families: Mapping[str, Iterable[str]]) -> CueIndex:
                 pairs.setdefault((first, rest[0]), []).append(cue)
             else:
                 phrases.setdefault((first, rest[0]), []).append(cue)
+    neutral = [(words, cue) for words, cue in _keyed(single, pairs, phrases) if cue.family == NEUTRAL_FAMILY]
     return CueIndex(
         single_hits={k: tuple((c.rank, c, k) for c in v) for k, v in single.items()},
         single_keys=frozenset(single),
@@ -142,21 +152,22 @@ def build_index(families: Mapping[str, Iterable[str]]) -> CueIndex:
         prefix={k: tuple(v) for k, v in prefix.items()},
         suffix={k: tuple(v) for k, v in suffix.items()},
         infix=tuple(infix),
+        infix_any=re.compile("|".join(re.escape(fragment) for fragment, _ in infix) or r"(?!x)x"),
+        neutral_words=frozenset(key for key, _ in neutral if isinstance(key, str)),
+        neutral_pairs=frozenset(key for key, _ in neutral if isinstance(key, tuple)),
     )
 
 
-def _clause_shapes(shape: Mapping[str, Any]) -> re.Pattern[str]:
-    """One regex, one named group per shape, matched at each clause start after a lead-in."""
-    groups = [
-        f"(?P<{name}>{'|'.join(f'(?:{p})' for p in shape[name])})"
-        for name in (*SHAPES, IN_CHAT_FOLLOWUP)
-        if shape.get(name)
-    ]
-    return re.compile(f"{shape['lead']}(?:{'|'.join(groups)})")
-
-
-def _any_of(patterns: Iterable[str]) -> re.Pattern[str]:
-    return re.compile("|".join(f"(?:{p})" for p in patterns) or r"(?!x)x")
+def _keyed(
+    single: Mapping[str, list[Cue]],
+    pairs: Mapping[tuple[str, str], list[Cue]],
+    phrases: Mapping[tuple[str, str], list[Cue]],
+) -> Iterable[tuple[str | tuple[str, str], Cue]]:
+    for word, cues in single.items():
+        yield from ((word, cue) for cue in cues)
+    for mapping in (pairs, phrases):
+        for pair, cues in mapping.items():
+            yield from ((pair, cue) for cue in cues)
 
 
 def _words(values: Iterable[str]) -> frozenset[str]:
@@ -189,11 +200,11 @@ class RetrieveRules:
     units: frozenset[str]
     ownership_words: frozenset[str]
     numbered_unit: re.Pattern[str]  # "3장": a number glued to a unit word
+    numbered_suffixes: tuple[str, ...]  # the unit words of numbered_unit: without one, no match
     file_extensions: frozenset[str]
-    snake_case: re.Pattern[str]
+    snake_case: re.Pattern[str]  # only ever searched for whether it occurs
     casual_max_words: int
-    not_names: frozenset[str]
-    product_words: frozenset[str]
+    never_names: frozenset[str]  # listed not-names, and capitalised tools and platforms
     sentence_starters: frozenset[str]
     task_stopwords: frozenset[str]
     ongoing_conversation_types: frozenset[str]
@@ -239,18 +250,18 @@ def retrieve_rules() -> RetrieveRules:
         not_past=_words(past["not_past"]),
         irregular_past=_words(past["irregular"]),
         that_after=_words(signals["anaphoric_reference"]["that_after"]),
-        clause_shapes=_clause_shapes(shape),
-        math_with_digits=_any_of(shape["math_with_digits"]),
+        clause_shapes=clause_shapes(shape),
+        math_with_digits=digit_led_any_of(shape["math_with_digits"]),
         continuation_fragment=re.compile(shape["continuation_fragment"]),
         bare_continuation=re.compile(shape["bare_continuation"]),
         units=_words(specific["units"]),
         ownership_words=_words(c for c in signals["ownership"]["cues"] if "*" not in c),
         numbered_unit=re.compile(rf"\d+(?:{'|'.join(map(re.escape, specific['numbered_suffixes']))})"),
+        numbered_suffixes=tuple(specific["numbered_suffixes"]),
         file_extensions=_words(specific["file_extensions"]),
-        snake_case=re.compile(specific["snake_case"]),
+        snake_case=underscore_join(specific["snake_case"]),
         casual_max_words=int(raw["casual"]["max_words"]),
-        not_names=_words(names["not_names"]),
-        product_words=_product_words(domains, names["product_families"]),
+        never_names=_words(names["not_names"]) | _product_words(domains, names["product_families"]),
         sentence_starters=_words(names["sentence_starters"]),
         task_stopwords=_words(context["task_stopwords"]),
         ongoing_conversation_types=_words(context["ongoing_conversation_types"]),

@@ -136,13 +136,16 @@ def contributions(
             *_context_contributions(reading, rules, namespace, current_task, conversation_type),
         ]
 
-    fired = collect()
     if reading.all_casual:
-        return [*fired, Contribution("casual_chat", rules.weights["casual_penalty"])]
+        return [*collect(), Contribution("casual_chat", rules.weights["casual_penalty"])]
     certain = rules.threshold - rules.largest_penalty
-    if sum(c.weight for c in fired) < certain or any(f in reading.cues for f in _MODE_FAMILIES):
-        read_details(reading, rules)
+    # With a "continue"-style cue the details are read whatever the score: no need to score first.
+    if not any(f in reading.cues for f in _MODE_FAMILIES):
         fired = collect()
+        if sum(c.weight for c in fired) >= certain:
+            return fired
+    read_details(reading, rules)
+    fired = collect()
     if rules.threshold <= sum(c.weight for c in fired) < certain:
         read_shapes(reading, rules)
         fired.extend(_shape_penalties(reading, rules, namespace))

@@ -15,12 +15,13 @@ from operator import itemgetter
 
 from pandora_memory.policy.retrieve_lexicon import (
     NEUTRAL_FAMILY,
-    SHAPES,
     Cue,
+    CueIndex,
     RetrieveRules,
     retrieve_rules,
     split_words,
 )
+from pandora_memory.policy.retrieve_patterns import SHAPES
 
 _SENTENCE_OPENING_THAT = re.compile(r"(?:^|[.!?;:]\s*)that\b")
 _CODE_BLOCK = re.compile(r"```.*?(?:```|$)", re.DOTALL)
@@ -32,18 +33,21 @@ _TYPOGRAPHY = (
     ("\u2014", " - "),
     ("\u2013", " - "),
 )
+# The ASCII whitespace str.split splits on, besides the space.
+_ASCII_BREAKS = "\n\r\t\x0b\x0c\x1c\x1d\x1e\x1f"
 _SHAPE_FAMILIES = frozenset(SHAPES)
 _RANK = itemgetter(0)
 
 Hit = tuple[int, Cue, str]  # rank, cue, and the message word that matched the cue's first word
 
 
-@dataclass
+@dataclass(slots=True)
 class MessageReading:
     text: str  # prepared text, original case
     lowered: str
     words: list[str]
     wordset: set[str] = field(default_factory=set)
+    whole: bool = True  # the text kept all of the message: nothing cut, no code dropped
     cues: dict[str, list[str]] = field(default_factory=dict)  # family -> distinct cues
     names: list[str] = field(default_factory=list)
     all_casual: bool = False
@@ -58,13 +62,15 @@ class MessageReading:
             found.append(cue)
 
 
-def prepare(message: str, max_chars: int) -> str:
-    """Unicode-normalise, unify quotes and dashes, drop pasted code, collapse whitespace.
+def prepare(message: str, max_chars: int) -> tuple[str, bool]:
+    """Unicode-normalise, unify quotes and dashes, drop pasted code, collapse whitespace; and
+    whether the text kept all of the message (nothing cut from a long one, no code dropped).
 
     Case is kept: names are spotted from it. Pasted code is material to work on, not the user
     talking, so its "my_var" or "# we fix it later" must not read as personal context.
     """
-    if len(message) > max_chars:
+    whole = len(message) <= max_chars
+    if not whole:
         half = max_chars // 2
         message = f"{message[:half]} . {message[-half:]}"
     text = unicodedata.normalize("NFKC", message)
@@ -73,24 +79,39 @@ def prepare(message: str, max_chars: int) -> str:
             if typographic in text:
                 text = text.replace(typographic, plain)
     if "```" in text:
+        whole = False
         text = _CODE_BLOCK.sub(" . ", text)
+    return _collapse_whitespace(text), whole
+
+
+def _collapse_whitespace(text: str) -> str:
+    """ " ".join(text.split()), which costs a string per word; most one-line messages need none."""
+    if (
+        text.isascii()
+        and "  " not in text
+        and text[:1] != " "
+        and text[-1:] != " "
+        and not any(map(text.__contains__, _ASCII_BREAKS))
+    ):
+        return text
     return " ".join(text.split())
 
 
 def positions(words: list[str], word: str) -> list[int]:
+    """Where `word` stands, in order. Counting first spares the ValueError that would end a plain
+    `index` loop: raising it costs more than scanning the words."""
     found: list[int] = []
-    start = 0
-    while True:
-        try:
-            start = words.index(word, start)
-        except ValueError:
-            return found
+    start = -1
+    for _ in range(words.count(word)):
+        start = words.index(word, start + 1)
         found.append(start)
-        start += 1
+    return found
 
 
 def in_order(found: set[str] | frozenset[str], words: list[str]) -> list[str]:
     """Set iteration order changes with the hash seed; reasons must not."""
+    if len(found) < 2:  # nothing to order: spare the scans of the words
+        return list(found)
     return sorted(found, key=words.index)
 
 
@@ -98,27 +119,45 @@ def _spans(words: list[str], cue: Cue, word: str) -> list[range]:
     return [range(p, p + 1 + len(cue.rest)) for p in positions(words, word) if cue.rest_matches(words, p + 1)]
 
 
-def _cue_hits(reading: MessageReading, ascii_only: bool, rules: RetrieveRules) -> list[Hit]:
-    words, wordset, index = reading.words, reading.wordset, rules.index
+def _occurs(words: list[str], cue: Cue, word: str) -> bool:
+    """Whether the cue stands anywhere, its first word being `word`: `_spans` up to the first."""
+    start = -1
+    for _ in range(words.count(word)):
+        start = words.index(word, start + 1)
+        if cue.rest_matches(words, start + 1):
+            return True
+    return False
+
+
+def _cue_hits(
+    words: list[str], wordset: set[str], ascii_only: bool, index: CueIndex
+) -> tuple[list[Hit], bool]:
+    """Every cue hit, and whether one of them may be a neutral phrase that masks others."""
     single_hits, pair_hits = index.single_hits, index.pair_hits
-    hits: list[Hit] = []
-    for word in index.single_keys.intersection(wordset):
-        hits.extend(single_hits[word])
-    for pair in index.phrase_keys.intersection(pairwise(words)):
+    matched_words = index.single_keys.intersection(wordset)
+    hits = [hit for word in matched_words for hit in single_hits[word]]
+    matched_pairs = index.phrase_keys.intersection(pairwise(words))
+    for pair in matched_pairs:
         if pair in pair_hits:
             hits.extend(pair_hits[pair])
         for cue in index.phrases.get(pair, ()):
-            if _spans(words, cue, pair[0]):
+            if _occurs(words, cue, pair[0]):
                 hits.append((cue.rank, cue, pair[0]))
+    neutral = not (
+        index.neutral_words.isdisjoint(matched_words) and index.neutral_pairs.isdisjoint(matched_pairs)
+    )
     if not ascii_only:  # word-start and word-end cues exist only for non-Latin scripts
+        glued: list[Hit] = []
         for word in wordset:
             if not word.isascii():
-                hits.extend(
-                    (c.rank, c, word) for c in index.glued_cues(word) if not c.rest or _spans(words, c, word)
+                glued.extend(
+                    (c.rank, c, word) for c in index.glued_cues(word) if not c.rest or _occurs(words, c, word)
                 )
         for first in index.loose_phrases.keys() & wordset:
-            hits.extend((c.rank, c, first) for c in index.loose_phrases[first] if _spans(words, c, first))
-    return hits
+            glued.extend((c.rank, c, first) for c in index.loose_phrases[first] if _occurs(words, c, first))
+        neutral = neutral or any(hit[1].family == NEUTRAL_FAMILY for hit in glued)
+        hits.extend(glued)
+    return hits, neutral
 
 
 def _drop_masked(hits: list[Hit], words: list[str]) -> list[Hit]:
@@ -153,15 +192,16 @@ def _that_points_back(reading: MessageReading, rules: RetrieveRules) -> bool:
 def read_message(message: str, rules: RetrieveRules | None = None) -> MessageReading:
     """Stage one: the cue families, small talk, and the shapes that cue words give away."""
     rules = rules or retrieve_rules()
-    text = prepare(message, rules.max_analysed_chars)
+    text, whole = prepare(message, rules.max_analysed_chars)
     lowered = text.lower()
     words = split_words(lowered)
-    reading = MessageReading(text=text, lowered=lowered, words=words, wordset=set(words))
+    wordset = set(words)
+    reading = MessageReading(text, lowered, words, wordset, whole)
     if not words:
         return reading
     ascii_only = lowered.isascii()
-    hits = _cue_hits(reading, ascii_only, rules)
-    if any(hit[1].family == NEUTRAL_FAMILY for hit in hits):
+    hits, neutral = _cue_hits(words, wordset, ascii_only, rules.index)
+    if neutral:
         hits = _drop_masked(hits, words)
     hits.sort(key=_RANK)
     found: dict[str, list[str]] = {}
@@ -187,7 +227,7 @@ def read_message(message: str, rules: RetrieveRules | None = None) -> MessageRea
     reading.all_casual = len(words) <= rules.casual_max_words and all(
         _is_casual(w, rules) for w in reading.wordset
     )
-    if rules.index.infix and not ascii_only:
+    if rules.index.infix and not ascii_only and rules.index.infix_any.search(lowered):
         for fragment, cue in rules.index.infix:
             if fragment in lowered:
                 reading.add(cue.family, cue.text)

@@ -11,7 +11,11 @@ from pandora_memory.policy.clauses import Clause
 
 _SPACE_BEFORE_PUNCTUATION = re.compile(r"\s+([.,!?;:])")
 _REPEATED_PUNCTUATION = re.compile(r"([!?.,])\1+")
-_LEADING_PUNCTUATION = re.compile(r"^[\s.,;:!?-]+")
+# Cheap tests for when the two fixes above have anything to do (a regex that opens with a space
+# class or a group is tried at every character; these skip ahead to punctuation).
+_PUNCTUATION_AFTER_SPACE = re.compile(r"[.,!?;:](?<=\s.)")
+_DOUBLED_PUNCTUATION = ("!!", "??", "..", ",,")
+_LEADING_PUNCTUATION = re.compile(r"[\s.,;:!?-]+")  # matched at the start only
 _ELLIPSIS = "…"
 # Emoji, pictographs and the joiners/selectors that build them say nothing a reviewer needs.
 _SYMBOLS = re.compile("[\u2190-\u2bff\u2600-\u27bf\ufe00-\ufe0f\u200d\U0001f000-\U0001faff]")
@@ -24,7 +28,8 @@ def _clause_body(clause: Clause, rules: CandidateRules) -> str:
         text = text[labelled.end() :] if labelled else text
     if not rules.summary_filler_words.isdisjoint(clause.tokens):
         text = rules.summary_fillers.sub("", text)
-    text = _LEADING_PUNCTUATION.sub("", text).strip()
+    leading = _LEADING_PUNCTUATION.match(text)
+    text = (text[leading.end() :] if leading else text).strip()
     if text and text[-1] not in ".!?:;,":
         text += "."
     return text
@@ -44,7 +49,10 @@ def summarise(label: str, clauses: Sequence[Clause], rules: CandidateRules) -> s
     text = " ".join(pieces)
     if not text.isascii():
         text = _SYMBOLS.sub("", text)
-    text = _REPEATED_PUNCTUATION.sub(r"\1", _SPACE_BEFORE_PUNCTUATION.sub(r"\1", text))
+    if _PUNCTUATION_AFTER_SPACE.search(text):
+        text = _SPACE_BEFORE_PUNCTUATION.sub(r"\1", text)
+    if any(map(text.__contains__, _DOUBLED_PUNCTUATION)):
+        text = _REPEATED_PUNCTUATION.sub(r"\1", text)
     text = " ".join(text.split())
     if text:
         text = text[0].upper() + text[1:]

@@ -1,75 +1,45 @@
 """BM25F ranking over chunks and approved memories, held in memory for the warm search path.
 
-Each entry has three fields: the chunk text (body), its heading path and its logical path's words.
-A term's weight in an entry is BM25F: the field term frequencies, each length-normalised and weighted,
-are summed before BM25's saturation, then multiplied by the term's idf. That weight does not depend on
-the query, so it is computed once at build time; a search only adds up the postings of its terms.
+Each entry has three fields: the chunk text (body), its heading path and its logical path's words
+(weights.py has the formulas). The index ranks one or more segments (segment.py) as a single corpus:
+the snapshot's chunks and the approved memories, say. Corpus statistics are summed over the segments
+when the index is made; a term's weights are computed from its raw counts the first time a query uses
+it and then kept, so making an index costs no per-posting work and a search only adds up postings.
 """
 
 import heapq
-import itertools
-import math
 from array import array
-from bisect import bisect_left
-from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from operator import itemgetter
+from itertools import accumulate, chain
+from operator import itemgetter, mul
 
-from pandora_memory.search.passages import split_passages
-from pandora_memory.search.tokenize import heading_terms, path_terms, query_terms, term_counts
+from pandora_memory.search.analysis import AnalysedEntry, AnalysedPassage, analyse_entry
+from pandora_memory.search.records import SearchEntry, SearchHit
+from pandora_memory.search.segment import MalformedSnapshotError, Postings, Segment, build_segment
+from pandora_memory.search.tokenize import query_terms
+from pandora_memory.search.weights import (
+    DEFAULT_WEIGHTS,
+    FieldWeights,
+    average_length,
+    idf,
+    length_factors,
+    saturated,
+)
 
+__all__ = [
+    "DEFAULT_WEIGHTS",
+    "AnalysedEntry",
+    "AnalysedPassage",
+    "FieldWeights",
+    "LexicalIndex",
+    "SearchEntry",
+    "SearchHit",
+    "analyse_entry",
+]
 
-@dataclass(frozen=True)
-class SearchEntry:
-    key: str
-    namespace: str
-    logical_path: str
-    heading_path: tuple[str, ...]
-    text: str
-    revision_id: str
-    kind: str = "chunk"  # or "memory"
-
-
-@dataclass(frozen=True)
-class SearchHit:
-    entry: SearchEntry
-    score: float
-
-
-@dataclass(frozen=True)
-class FieldWeights:
-    """BM25F parameters: weight and length normalisation per field, and the shared saturation k1."""
-
-    body: float = 1.0
-    heading: float = 2.0
-    path: float = 2.0
-    body_b: float = 0.75
-    heading_b: float = 0.4
-    path_b: float = 0.4
-    k1: float = 1.2
-
-
-DEFAULT_WEIGHTS = FieldWeights()
-
-
-@dataclass(frozen=True)
-class AnalysedPassage:
-    heading_path: tuple[str, ...]
-    body_terms: Mapping[str, int]
-
-
-@dataclass(frozen=True)
-class AnalysedEntry:
-    """An entry with its passages already turned into term counts (what a snapshot stores)."""
-
-    entry: SearchEntry
-    passages: tuple[AnalysedPassage, ...]
-
-
-def analyse_entry(entry: SearchEntry) -> AnalysedEntry:
-    passages = split_passages(entry.text, entry.heading_path)
-    return AnalysedEntry(entry, tuple(AnalysedPassage(p.heading_path, term_counts(p.text)) for p in passages))
+Factors = tuple["array[float]", "array[float]", "array[float]"]  # body, heading, path per passage
 
 
 @dataclass(frozen=True)
@@ -88,90 +58,56 @@ def _under(logical_path: str, prefix: str) -> bool:
     return logical_path == prefix or logical_path.startswith(prefix + "/")
 
 
-class _FieldCache:
-    """Heading and path terms are shared by every chunk of a section or file: count them once."""
-
-    def __init__(self) -> None:
-        self._headings: dict[tuple[str, ...], Counter[str]] = {}
-        self._paths: dict[str, Counter[str]] = {}
-
-    def heading(self, heading_path: tuple[str, ...]) -> Counter[str]:
-        found = self._headings.get(heading_path)
-        if found is None:
-            found = self._headings[heading_path] = Counter(heading_terms(heading_path))
-        return found
-
-    def path(self, logical_path: str) -> Counter[str]:
-        found = self._paths.get(logical_path)
-        if found is None:
-            found = self._paths[logical_path] = Counter(path_terms(logical_path))
-        return found
-
-
-def _average(lengths: list[int]) -> float:
-    return (sum(lengths) / len(lengths)) if lengths and sum(lengths) else 1.0
+def _refuse_shared_keys(segments: Sequence[Segment]) -> None:
+    if len(segments) < 2:
+        return
+    ordered = sorted(segments, key=len, reverse=True)
+    seen = set(ordered[0].keys)
+    for segment in ordered[1:]:
+        for key in segment.keys:
+            if key in seen:
+                raise ValueError(f"duplicate search entry key {key!r}")
+            seen.add(key)
 
 
 class LexicalIndex:
     """Postings point at passages (sections of a chunk); an entry scores as its best passage."""
 
-    def __init__(
-        self, entries: list[SearchEntry], owners: "array[int]", postings: dict[str, _Postings]
-    ) -> None:
-        self._entries = entries
-        self._owners = owners  # passage -> entry
-        self._one_passage_each = len(owners) == len(entries)  # then passage i is entry i
-        self._postings = postings
+    def __init__(self, segments: Sequence[Segment], weights: FieldWeights = DEFAULT_WEIGHTS) -> None:
+        self._segments = tuple(segments)
+        self._weights = weights
+        _refuse_shared_keys(self._segments)
+        self._entry_starts = list(accumulate((len(s) for s in self._segments), initial=0))
+        self._passage_starts = list(accumulate((s.passage_count for s in self._segments), initial=0))
+        self._keys: list[str] = list(chain.from_iterable(s.keys for s in self._segments))
+        self._owners = self._global_owners()
+        passages = self._passage_starts[-1]
+        self._passage_count = passages
+        self._one_passage_each = passages == len(self._keys)  # then passage i is entry i
+        self._averages = tuple(
+            average_length(sum(sum(s.lengths[field]) for s in self._segments), passages) for field in range(3)
+        )
+        self._fields_on = (weights.heading != 0.0, weights.path != 0.0)
+        self._factors: list[Factors] | None = None
+        self._terms: dict[str, _Postings | None] = {}
+        self._entry_fields: tuple[list[str], list[str]] | None = None
 
     @classmethod
     def build(cls, entries: Iterable[SearchEntry], weights: FieldWeights = DEFAULT_WEIGHTS) -> "LexicalIndex":
-        return cls.from_analysed((analyse_entry(entry) for entry in entries), weights)
+        return cls.from_analysed(map(analyse_entry, entries), weights)
 
     @classmethod
     def from_analysed(
         cls, analysed: Iterable[AnalysedEntry], weights: FieldWeights = DEFAULT_WEIGHTS
     ) -> "LexicalIndex":
-        ordered = sorted(analysed, key=lambda item: item.entry.key)  # results never depend on input order
-        for previous, current in itertools.pairwise(ordered):
-            if previous.entry.key == current.entry.key:
-                raise ValueError(f"duplicate search entry key {current.entry.key!r}")
-        fields = _FieldCache()
-        owners = array("I")
-        field_counts: list[tuple[Mapping[str, int], Counter[str], Counter[str]]] = []
-        for owner, item in enumerate(ordered):
-            path = fields.path(item.entry.logical_path)
-            for section in item.passages:
-                owners.append(owner)
-                field_counts.append((section.body_terms, fields.heading(section.heading_path), path))
-        lengths = [tuple(sum(counts.values()) for counts in fields_of) for fields_of in field_counts]
-        averages = tuple(_average([length[i] for length in lengths]) for i in range(3))
-
-        # term -> [passage, pseudo frequency, passage, pseudo frequency, ...]
-        gathered: dict[str, list[float]] = {}
-        get = gathered.get
-        for passage, counts in enumerate(field_counts):
-            for term, frequency in _combined_frequencies(counts, lengths[passage], averages, weights).items():
-                found = get(term)
-                if found is None:
-                    gathered[term] = [passage, frequency]
-                else:
-                    found += (passage, frequency)
-
-        count = len(field_counts)
-        k1 = weights.k1
-        postings: dict[str, _Postings] = {}
-        for term, flat in gathered.items():
-            frequency = len(flat) // 2
-            idf = math.log(1.0 + (count - frequency + 0.5) / (frequency + 0.5))
-            term_weights = array("f", [idf * tf / (k1 + tf) for tf in flat[1::2]])
-            postings[term] = _Postings(array("I", map(int, flat[0::2])), term_weights, max(term_weights))
-        return cls([item.entry for item in ordered], owners, postings)
+        return cls([build_segment(analysed)], weights)
 
     def __len__(self) -> int:
-        return len(self._entries)
+        return len(self._keys)
 
     def __iter__(self) -> Iterator[SearchEntry]:
-        return iter(self._entries)
+        """Every entry, by key."""
+        return map(self._entry, sorted(range(len(self._keys)), key=self._keys.__getitem__))
 
     def search(
         self, query: str, limit: int = 5, path_prefix: str | None = None, namespace: str | None = None
@@ -187,7 +123,7 @@ class LexicalIndex:
         plan = [
             (weight * postings.max_weight, weight, postings)
             for term, weight in query_terms(query).items()
-            if (postings := self._postings.get(term)) is not None
+            if (postings := self._term(term)) is not None
         ]
         plan.sort(key=lambda step: step[0], reverse=True)  # rare, decisive terms first
         scores = self._passage_scores(plan, limit, allowed)
@@ -195,9 +131,73 @@ class LexicalIndex:
         if not best:
             return []
         floor = heapq.nlargest(limit, best.values())[-1]
-        ranked = sorted(((-score, entry) for entry, score in best.items() if score >= floor))[:limit]
-        return [SearchHit(self._entries[entry], -score) for score, entry in ranked]
+        keys = self._keys
+        ranked = sorted((-score, keys[entry], entry) for entry, score in best.items() if score >= floor)
+        return [SearchHit(self._entry(entry), -score) for score, _, entry in ranked[:limit]]
 
+    # -- entries and passages across segments -------------------------------------------------------
+    def _global_owners(self) -> "array[int]":
+        if len(self._segments) == 1:
+            return self._segments[0].owners
+        owners: array[int] = array("I")
+        for segment, start in zip(self._segments, self._entry_starts, strict=False):
+            if start or segment.owners.typecode != owners.typecode:
+                owners.extend(map(start.__add__, segment.owners))
+            else:
+                owners.extend(segment.owners)
+        return owners
+
+    def _entry(self, index: int) -> SearchEntry:
+        number = bisect_right(self._entry_starts, index) - 1
+        return self._segments[number].entry(index - self._entry_starts[number])
+
+    def _namespaces_and_paths(self) -> tuple[list[str], list[str]]:
+        if self._entry_fields is None:
+            self._entry_fields = (
+                list(chain.from_iterable(s.namespaces.values() for s in self._segments)),
+                list(chain.from_iterable(s.paths.values() for s in self._segments)),
+            )
+        return self._entry_fields
+
+    # -- term weights, computed on first use --------------------------------------------------------
+    def _term(self, term: str) -> _Postings | None:
+        try:
+            return self._terms[term]
+        except KeyError:
+            found = self._terms[term] = self._weigh(term)
+            return found
+
+    def _passage_factors(self) -> list[Factors]:
+        if self._factors is None:
+            fields = self._weights.fields()
+            self._factors = [
+                (
+                    length_factors(segment.lengths[0], *fields[0], self._averages[0]),
+                    length_factors(segment.lengths[1], *fields[1], self._averages[1]),
+                    length_factors(segment.lengths[2], *fields[2], self._averages[2]),
+                )
+                for segment in self._segments
+            ]
+        return self._factors
+
+    def _weigh(self, term: str) -> _Postings | None:
+        passages: array[int] = array("I")
+        frequencies: list[float] = []
+        for segment, start, factors in zip(
+            self._segments, self._passage_starts, self._passage_factors(), strict=False
+        ):
+            number = segment.postings.term_numbers.get(term)
+            if number is None:
+                continue
+            found, pseudo = _pseudo_frequencies(segment.postings, number, factors, self._fields_on)
+            passages.extend(map(start.__add__, found) if start else found)
+            frequencies += pseudo
+        if not passages:
+            return None
+        weights = saturated(idf(self._passage_count, len(passages)), frequencies, self._weights.k1)
+        return _Postings(passages, weights, max(weights))
+
+    # -- scoring ------------------------------------------------------------------------------------
     def _passage_scores(
         self, plan: list[tuple[float, float, _Postings]], limit: int, allowed: Callable[[int], bool] | None
     ) -> dict[int, float]:
@@ -265,41 +265,49 @@ class LexicalIndex:
         if path_prefix is None and namespace is None:
             return None
         verdicts: dict[str, bool] = {}
-        entries = self._entries
+        namespaces, paths = self._namespaces_and_paths()
 
         def allowed(index: int) -> bool:
-            entry = entries[index]
-            if namespace is not None and entry.namespace != namespace:
+            if namespace is not None and namespaces[index] != namespace:
                 return False
             if path_prefix is None:
                 return True
-            verdict = verdicts.get(entry.logical_path)
+            logical_path = paths[index]
+            verdict = verdicts.get(logical_path)
             if verdict is None:
-                verdict = verdicts[entry.logical_path] = _under(entry.logical_path, path_prefix)
+                verdict = verdicts[logical_path] = _under(logical_path, path_prefix)
             return verdict
 
         return allowed
 
 
-def _combined_frequencies(
-    counts: tuple[Mapping[str, int], Mapping[str, int], Mapping[str, int]],
-    lengths: tuple[int, ...],
-    averages: tuple[float, ...],
-    weights: FieldWeights,
-) -> dict[str, float]:
-    """BM25F pseudo term frequency: sum over fields of weight * tf / length normalisation."""
-    body, heading, path = counts
+def _pseudo_frequencies(
+    postings: Postings, number: int, factors: Factors, fields_on: tuple[bool, bool]
+) -> tuple["array[int]", list[float]]:
+    """One segment's passages of a term and the BM25F pseudo term frequency in each.
 
-    def factor(weight: float, b: float, field: int) -> float:
-        return weight / ((1.0 - b) + b * lengths[field] / averages[field])
-
-    body_factor = factor(weights.body, weights.body_b, 0)
-    combined = {term: frequency * body_factor for term, frequency in body.items()}
-    for field_counts, field_factor in (
-        (heading, factor(weights.heading, weights.heading_b, 1)),
-        (path, factor(weights.path, weights.path_b, 2)),
-    ):
-        if field_factor:
-            for term, frequency in field_counts.items():
-                combined[term] = combined.get(term, 0.0) + frequency * field_factor
-    return combined
+    body count * body factor, plus heading and path count * their factors where the term is in those
+    fields too. A posting only there is dropped when that field's weight is zero (it never scores).
+    """
+    start, stop = postings.offsets[number], postings.offsets[number + 1]
+    passages = array("I", accumulate(postings.gaps[start:stop]))
+    body, heading, path = factors
+    if passages and passages[-1] >= len(body):
+        raise MalformedSnapshotError("search snapshot postings point past the last passage")
+    pseudo = list(map(mul, postings.body[start:stop], map(body.__getitem__, passages)))
+    first, last = postings.extras_between(start, stop)
+    if first == last:
+        return passages, pseudo
+    heading_on, path_on = fields_on
+    dropped: list[int] = []
+    for extra in range(first, last):
+        position = postings.extra_at[extra] - start
+        passage = passages[position]
+        in_heading, in_path = postings.extra_heading[extra], postings.extra_path[extra]
+        pseudo[position] = pseudo[position] + in_heading * heading[passage] + in_path * path[passage]
+        if not postings.body[start + position] and not ((in_heading and heading_on) or (in_path and path_on)):
+            dropped.append(position)
+    if dropped:
+        keep = sorted(set(range(len(passages))) - set(dropped))
+        return array("I", [passages[i] for i in keep]), [pseudo[i] for i in keep]
+    return passages, pseudo

@@ -4,7 +4,8 @@ Warm path: one small GetItem on the projection pointer. When its `generation` an
 equal the ones the cached index was built from, ranking runs in memory and nothing else is read.
 Otherwise only the stale half is reloaded - the snapshot from S3 when `generation` moved, the
 approved memories (one bounded Query) when `memory_generation` moved or the memory cache aged out -
-and the namespace's index is rebuilt from analysed entries, without re-tokenizing the snapshot.
+and the namespace's index is made of two segments, the snapshot's (decoded, never re-tokenized) and the
+memories'. Making it costs no per-posting work: term weights are computed when a query first needs them.
 
 Namespaces never mix: the cache is keyed by namespace, every loaded entry must carry it (a snapshot
 holding another namespace's entry is refused), the index filters on it, and every hit is checked
@@ -12,7 +13,7 @@ again before it is returned. Revision history is a separate, explicit call; sear
 """
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -21,8 +22,9 @@ from botocore.exceptions import BotoCoreError, ClientError
 from pandora_memory.ingest.projections import ProjectionPointer
 from pandora_memory.ingest.records import RevisionRecord
 from pandora_memory.namespaces import Namespace, parse_namespace
-from pandora_memory.search.index import AnalysedEntry, LexicalIndex, SearchHit, analyse_entry
+from pandora_memory.search.index import LexicalIndex, SearchHit, analyse_entry
 from pandora_memory.search.memory_entries import MemoryLoader, memory_entries
+from pandora_memory.search.segment import Segment, build_segment
 from pandora_memory.search.snapshot import MalformedSnapshotError
 from pandora_memory.storage.errors import StorageError
 
@@ -37,7 +39,7 @@ class ProjectionSource(Protocol):
 
     def pointer(self, namespace: Namespace, *, with_documents: bool = False) -> ProjectionPointer: ...
 
-    def load_analysed(self, snapshot_key: str | None) -> list[AnalysedEntry]: ...
+    def load_analysed(self, snapshot_key: str | None) -> Segment: ...
 
 
 class HistorySource(Protocol):
@@ -86,8 +88,8 @@ class _CachedIndex:
     snapshot_key: str | None
     memory_generation: int
     memories_loaded_at: float
-    chunks: tuple[AnalysedEntry, ...]
-    memories: tuple[AnalysedEntry, ...]
+    chunks: Segment
+    memories: Segment
     index: LexicalIndex
 
 
@@ -183,29 +185,31 @@ class SearchService:
             memories_loaded_at=loaded_at,
             chunks=chunks,
             memories=memories,
-            index=LexicalIndex.from_analysed([*chunks, *memories]),
+            index=LexicalIndex([chunks, memories] if len(memories) else [chunks]),
         )
         self._cache[namespace] = rebuilt
         return rebuilt.index
 
-    def _load_chunks(self, pointer: ProjectionPointer) -> tuple[AnalysedEntry, ...]:
+    def _load_chunks(self, pointer: ProjectionPointer) -> Segment:
         try:
-            analysed = self._projections.load_analysed(pointer.snapshot_key)
+            segment = self._projections.load_analysed(pointer.snapshot_key)
         except (ClientError, BotoCoreError, MalformedSnapshotError) as error:
             raise SearchUnavailableError("snapshot", error) from None
-        _require_namespace(pointer.namespace, analysed)
-        return tuple(analysed)
+        _require_namespace(pointer.namespace, segment)
+        return segment
 
-    def _load_memories(self, namespace: Namespace) -> tuple[AnalysedEntry, ...]:
+    def _load_memories(self, namespace: Namespace) -> Segment:
         try:
             records = self._memories(namespace)
         except (StorageError, ClientError, BotoCoreError) as error:
             raise SearchUnavailableError("memories", error) from None
-        return tuple(analyse_entry(entry) for entry in memory_entries(records, namespace))
+        return build_segment(map(analyse_entry, memory_entries(records, namespace)))
 
 
-def _require_namespace(namespace: Namespace, analysed: Sequence[AnalysedEntry]) -> None:
-    foreign = sum(1 for item in analysed if item.entry.namespace != namespace.value)
+def _require_namespace(namespace: Namespace, segment: Segment) -> None:
+    table = segment.namespaces.table
+    others = {number for number, value in enumerate(table) if value != namespace.value}
+    foreign = sum(1 for number in segment.namespaces.ids if number in others) if others else 0
     if foreign:
         raise NamespaceMismatchError(
             f"the {namespace.value} search snapshot holds {foreign} entries of another namespace"

@@ -1,140 +1,228 @@
-"""A compact, JSON-able form of analysed search entries, so a warm index rebuilds without tokenizing.
+"""Search snapshots: a namespace's analysed chunks with their inverted index, as stored in S3.
 
-Repeated strings (namespaces, paths, revision ids, kinds, heading titles) are stored once in `strings`
-and body terms once in `vocabulary`; each entry row is
-`[key, namespace, logical_path, [heading...], text, revision_id, kind, passages]`, a passage being
-`[[heading...], [term, count, term, count...]]`
-with indexes into those tables. A snapshot made by another tokenizer version is re-tokenized from the
-entry texts, so an upgrade never ranks with stale terms.
+Format version 2 (container.py has the byte layout) stores the segment itself: entry columns, passage
+lengths, per-term postings of raw counts, and the texts in plain UTF-8 blocks. Reloading is inflate +
+array copies, with no tokenizing and no per-posting work; term weights are computed when queries first
+use them (index.py). A snapshot of version 1 (gzip JSON of entries) or made by another tokenizer version
+is rebuilt from its entries' texts, so an upgrade never ranks with stale terms.
 """
 
-from collections.abc import Iterable, Mapping, Sequence
+import json
+from array import array
+from collections.abc import Iterable
+from itertools import accumulate
+from operator import gt
 
-from pandora_memory.search.index import (
-    DEFAULT_WEIGHTS,
-    AnalysedEntry,
-    AnalysedPassage,
-    FieldWeights,
-    LexicalIndex,
-    SearchEntry,
-    analyse_entry,
+from pandora_memory.search.analysis import AnalysedEntry, analyse_entry
+from pandora_memory.search.container import first_member, pack, unpack
+from pandora_memory.search.index import LexicalIndex
+from pandora_memory.search.records import SearchEntry
+from pandora_memory.search.segment import (
+    Column,
+    MalformedSnapshotError,
+    Postings,
+    Segment,
+    T,
+    build_segment,
 )
+from pandora_memory.search.snapshot_v1 import legacy_entries
+from pandora_memory.search.texts import BlockTexts, TextBlock, as_blocks
 from pandora_memory.search.tokenize import TOKENIZER_VERSION
+from pandora_memory.search.weights import DEFAULT_WEIGHTS, FieldWeights
 
-SNAPSHOT_FORMAT = "pandora-search-entries"
-SNAPSHOT_VERSION = 1
+__all__ = [
+    "SNAPSHOT_FORMAT",
+    "SNAPSHOT_VERSION",
+    "MalformedSnapshotError",
+    "decode_snapshot",
+    "encode_snapshot",
+    "index_from_snapshot",
+]
 
+SNAPSHOT_FORMAT = "pandora-search-index"
+SNAPSHOT_VERSION = 2
 
-class MalformedSnapshotError(ValueError):
-    pass
-
-
-class _Interner:
-    def __init__(self) -> None:
-        self.values: list[str] = []
-        self._ids: dict[str, int] = {}
-
-    def __call__(self, value: str) -> int:
-        found = self._ids.get(value)
-        if found is None:
-            found = self._ids[value] = len(self.values)
-            self.values.append(value)
-        return found
+_ENTRY_ARRAYS = ("entry_namespace", "entry_path", "entry_heading", "entry_revision", "entry_kind")
+_PASSAGE_ARRAYS = ("passage_body_length", "passage_heading_length", "passage_path_length")
+_EXTRA_ARRAYS = ("extra_at", "extra_heading", "extra_path")
 
 
-def encode_entries(entries: Iterable[SearchEntry | AnalysedEntry]) -> dict[str, object]:
-    strings, vocabulary = _Interner(), _Interner()
-    rows: list[list[object]] = []
-    for item in entries:
-        analysed = item if isinstance(item, AnalysedEntry) else analyse_entry(item)
-        entry = analysed.entry
-        passages: list[list[list[int]]] = []
-        for passage in analysed.passages:
-            body: list[int] = []
-            for term, count in sorted(passage.body_terms.items()):
-                body += (vocabulary(term), count)
-            passages.append([[strings(title) for title in passage.heading_path], body])
-        rows.append(
-            [
-                entry.key,
-                strings(entry.namespace),
-                strings(entry.logical_path),
-                [strings(title) for title in entry.heading_path],
-                entry.text,
-                strings(entry.revision_id),
-                strings(entry.kind),
-                passages,
-            ]
-        )
-    return {
+def analysed_segment(items: Iterable[SearchEntry | AnalysedEntry]) -> Segment:
+    return build_segment(item if isinstance(item, AnalysedEntry) else analyse_entry(item) for item in items)
+
+
+def encode_snapshot(source: Segment | Iterable[SearchEntry | AnalysedEntry]) -> bytes:
+    """Deterministic bytes: equal segments (however they were reached) give equal bytes."""
+    segment = source if isinstance(source, Segment) else analysed_segment(source)
+    blocks = as_blocks(segment.texts, segment.keys)
+    postings = segment.postings
+    columns = (segment.namespaces, segment.paths, segment.headings, segment.revisions, segment.kinds)
+    header = {
         "format": SNAPSHOT_FORMAT,
         "version": SNAPSHOT_VERSION,
         "tokenizer": TOKENIZER_VERSION,
-        "strings": strings.values,
-        "vocabulary": vocabulary.values,
-        "entries": rows,
+        "tables": {
+            "keys": segment.keys,
+            "namespaces": segment.namespaces.table,
+            "paths": segment.paths.table,
+            "headings": [list(heading) for heading in segment.headings.table],
+            "revisions": segment.revisions.table,
+            "kinds": segment.kinds.table,
+            "vocabulary": postings.vocabulary,
+        },
     }
+    ends = [block.ends for block in blocks]
+    arrays = [
+        *zip(_ENTRY_ARRAYS, (column.ids for column in columns), strict=True),
+        ("entry_text_end", _joined(ends)),
+        ("passage_owner", segment.owners),
+        *zip(_PASSAGE_ARRAYS, segment.lengths, strict=True),
+        ("term_offsets", postings.offsets),
+        ("posting_gap", postings.gaps),
+        ("posting_body", postings.body),
+        *zip(_EXTRA_ARRAYS, (postings.extra_at, postings.extra_heading, postings.extra_path), strict=True),
+        ("block_entries", _array(len(end) for end in ends)),
+        ("block_size", _array(len(block.member) for block in blocks)),
+    ]
+    return pack(header, arrays, [block.member for block in blocks])
 
 
-def _string_list(data: Mapping[str, object], name: str) -> list[str]:
-    values = data.get(name)
-    if not isinstance(values, list) or not all(isinstance(value, str) for value in values):
-        raise MalformedSnapshotError(f"search snapshot field {name!r} must be a list of strings")
-    return values
-
-
-def _decode_passage(passage: object, strings: Sequence[str], vocabulary: Sequence[str]) -> AnalysedPassage:
-    if not isinstance(passage, list) or len(passage) != 2:
-        raise MalformedSnapshotError("search snapshot passage must be [headings, terms]")
-    headings, body = passage
-    if not (isinstance(headings, list) and isinstance(body, list)):
-        raise MalformedSnapshotError("search snapshot passage has a field of the wrong type")
-    pairs = zip(body[0::2], body[1::2], strict=True)
-    return AnalysedPassage(
-        tuple(strings[i] for i in headings), {vocabulary[term]: int(n) for term, n in pairs}
-    )
-
-
-def _decode_row(row: object, strings: Sequence[str], vocabulary: Sequence[str], fresh: bool) -> AnalysedEntry:
-    if not isinstance(row, list) or len(row) != 8:
-        raise MalformedSnapshotError("search snapshot entry must be a list of 8 fields")
-    key, namespace, path, headings, text, revision, kind, passages = row
-    if not (isinstance(key, str) and isinstance(text, str)):
-        raise MalformedSnapshotError("search snapshot entry has a field of the wrong type")
-    if not (isinstance(headings, list) and isinstance(passages, list)):
-        raise MalformedSnapshotError("search snapshot entry has a field of the wrong type")
-    try:
-        entry = SearchEntry(
-            key=key,
-            namespace=strings[namespace],
-            logical_path=strings[path],
-            heading_path=tuple(strings[title] for title in headings),
-            text=text,
-            revision_id=strings[revision],
-            kind=strings[kind],
-        )
-        if not fresh:
-            return analyse_entry(entry)
-        return AnalysedEntry(entry, tuple(_decode_passage(p, strings, vocabulary) for p in passages))
-    except (IndexError, TypeError, ValueError) as error:
-        raise MalformedSnapshotError(f"search snapshot entry {key!r} does not decode: {error}") from error
-
-
-def decode_entries(data: Mapping[str, object]) -> list[AnalysedEntry]:
-    if data.get("format") != SNAPSHOT_FORMAT or data.get("version") != SNAPSHOT_VERSION:
+def decode_snapshot(data: bytes) -> Segment:
+    """The segment of a stored snapshot of any known version."""
+    head, tail = first_member(data)
+    if head[:1] == b"{":
+        try:
+            document = json.loads(head)
+        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+            raise MalformedSnapshotError(f"search snapshot does not decode: {error}") from error
+        if not isinstance(document, dict):
+            raise MalformedSnapshotError("search snapshot must be an object")
+        return analysed_segment(legacy_entries(document))
+    header, arrays = unpack(head)
+    if header.get("format") != SNAPSHOT_FORMAT or header.get("version") != SNAPSHOT_VERSION:
         raise MalformedSnapshotError("not a search snapshot of a known format and version")
-    strings, vocabulary = _string_list(data, "strings"), _string_list(data, "vocabulary")
-    rows = data.get("entries")
-    if not isinstance(rows, list):
-        raise MalformedSnapshotError("search snapshot field 'entries' must be a list")
-    fresh = data.get("tokenizer") == TOKENIZER_VERSION
-    return [_decode_row(row, strings, vocabulary, fresh) for row in rows]
+    segment = _segment(header, arrays, tail)
+    if header.get("tokenizer") != TOKENIZER_VERSION:
+        return analysed_segment(segment.entries())
+    return segment
 
 
 def index_from_snapshot(
-    data: Mapping[str, object], extra: Iterable[SearchEntry] = (), weights: FieldWeights = DEFAULT_WEIGHTS
+    data: bytes | Segment, extra: Iterable[SearchEntry] = (), weights: FieldWeights = DEFAULT_WEIGHTS
 ) -> LexicalIndex:
     """The index of a stored snapshot plus entries that live elsewhere (approved memories)."""
-    analysed = decode_entries(data)
-    analysed.extend(analyse_entry(entry) for entry in extra)
-    return LexicalIndex.from_analysed(analysed, weights)
+    segment = data if isinstance(data, Segment) else decode_snapshot(data)
+    others = analysed_segment(extra)
+    return LexicalIndex([segment, others] if len(others) else [segment], weights)
+
+
+# -- decoding ---------------------------------------------------------------------------------------
+def _array(values: Iterable[int]) -> "array[int]":
+    return array("I", values)
+
+
+def _joined(parts: Iterable["array[int]"]) -> "array[int]":
+    joined: array[int] = array("I")
+    for part in parts:
+        joined.extend(part if part.typecode == "I" else iter(part))
+    return joined
+
+
+def _strings(tables: dict[str, object], name: str) -> list[str]:
+    values = tables.get(name)
+    if not isinstance(values, list) or not all(isinstance(value, str) for value in values):
+        raise MalformedSnapshotError(f"search snapshot table {name!r} must be a list of strings")
+    return values
+
+
+def _headings(tables: dict[str, object]) -> list[tuple[str, ...]]:
+    values = tables.get("headings")
+    if not isinstance(values, list):
+        raise MalformedSnapshotError("search snapshot table 'headings' must be a list")
+    headings = []
+    for value in values:
+        if not isinstance(value, list) or not all(isinstance(title, str) for title in value):
+            raise MalformedSnapshotError("search snapshot heading paths must be lists of strings")
+        headings.append(tuple(value))
+    return headings
+
+
+def _sized(arrays: dict[str, "array[int]"], name: str, count: int) -> "array[int]":
+    values = arrays.get(name)
+    if values is None or len(values) != count:
+        raise MalformedSnapshotError(f"search snapshot array {name!r} is missing or of the wrong length")
+    return values
+
+
+def _bounded(values: "array[int]", limit: int, name: str) -> "array[int]":
+    if max(values, default=-1) >= limit:
+        raise MalformedSnapshotError(f"search snapshot array {name!r} points past its table")
+    return values
+
+
+def _column(arrays: dict[str, "array[int]"], name: str, count: int, table: list[T]) -> Column[T]:
+    return Column(table, _bounded(_sized(arrays, name, count), len(table), name))
+
+
+def _segment(header: dict[str, object], arrays: dict[str, "array[int]"], tail: bytes) -> Segment:
+    tables = header.get("tables")
+    if not isinstance(tables, dict):
+        raise MalformedSnapshotError("search snapshot has no tables")
+    keys, vocabulary = _strings(tables, "keys"), _strings(tables, "vocabulary")
+    if any(map(gt, vocabulary[:-1], vocabulary[1:])) or len(set(vocabulary)) != len(vocabulary):
+        raise MalformedSnapshotError("search snapshot vocabulary is not sorted and distinct")
+    count = len(keys)
+    owners = arrays.get("passage_owner")
+    if owners is None or any(map(gt, owners[:-1], owners[1:])):
+        raise MalformedSnapshotError("search snapshot passage owners are missing or out of order")
+    _bounded(owners, count, "passage_owner")
+    passages = len(owners)
+    offsets = _sized(arrays, "term_offsets", len(vocabulary) + 1)
+    postings = len(arrays.get("posting_gap", ()))
+    if offsets[0] != 0 or offsets[-1] != postings or any(map(gt, offsets[:-1], offsets[1:])):
+        raise MalformedSnapshotError("search snapshot term offsets do not cover the postings")
+    extras = len(arrays.get("extra_at", ()))
+    namespaces = _column(arrays, "entry_namespace", count, _strings(tables, "namespaces"))
+    paths = _column(arrays, "entry_path", count, _strings(tables, "paths"))
+    headings = _column(arrays, "entry_heading", count, _headings(tables))
+    revisions = _column(arrays, "entry_revision", count, _strings(tables, "revisions"))
+    kinds = _column(arrays, "entry_kind", count, _strings(tables, "kinds"))
+    body, heading, path = (_sized(arrays, name, passages) for name in _PASSAGE_ARRAYS)
+    extra_at, extra_heading, extra_path = (_sized(arrays, name, extras) for name in _EXTRA_ARRAYS)
+    return Segment(
+        keys=keys,
+        namespaces=namespaces,
+        paths=paths,
+        headings=headings,
+        revisions=revisions,
+        kinds=kinds,
+        texts=_texts(arrays, count, tail),
+        owners=owners,
+        lengths=(body, heading, path),
+        postings=Postings(
+            vocabulary,
+            offsets,
+            _sized(arrays, "posting_gap", postings),
+            _sized(arrays, "posting_body", postings),
+            _bounded(extra_at, postings, "extra_at"),
+            extra_heading,
+            extra_path,
+        ),
+    )
+
+
+def _texts(arrays: dict[str, "array[int]"], count: int, tail: bytes) -> BlockTexts:
+    entries, sizes = arrays.get("block_entries"), arrays.get("block_size")
+    if entries is None or sizes is None or len(entries) != len(sizes):
+        raise MalformedSnapshotError("search snapshot text blocks are missing")
+    if sum(entries) != count or sum(sizes) != len(tail) or 0 in entries:
+        raise MalformedSnapshotError("search snapshot text blocks do not match its entries")
+    ends = _sized(arrays, "entry_text_end", count)
+    view = memoryview(tail)
+    blocks = [
+        TextBlock(first, ends[first : first + size], bytes(view[start - length : start]))
+        for first, size, start, length in zip(
+            accumulate(entries, initial=0), entries, accumulate(sizes), sizes, strict=False
+        )
+    ]
+    return BlockTexts(blocks)

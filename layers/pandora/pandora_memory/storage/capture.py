@@ -1,4 +1,8 @@
-"""Auto-capture: the memory and its candidate record are written together or not at all."""
+"""Auto-capture: the memory and its candidate record are written together or not at all.
+
+When the projections table is given, the same transaction bumps the namespace's `memory_generation`
+(as review approval does), so the warm search index reloads its memories on the very next read.
+"""
 
 from typing import TYPE_CHECKING, Any
 
@@ -15,37 +19,55 @@ from pandora_memory.storage.records import CandidateRecord, MemoryRecord
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
+    from mypy_boto3_dynamodb.type_defs import TransactWriteItemTypeDef
 
 
 class AutoCaptureWriter:
-    def __init__(self, client: "DynamoDBClient", memory_table: str, candidates_table: str) -> None:
+    def __init__(
+        self,
+        client: "DynamoDBClient",
+        memory_table: str,
+        candidates_table: str,
+        projections_table: str | None = None,
+    ) -> None:
         self._client = client
         self._memory_table = memory_table
         self._candidates_table = candidates_table
+        self._projections_table = projections_table
 
     def capture(self, memory: MemoryRecord, candidate: CandidateRecord) -> WriteResult:
         """One transaction: both puts are conditional, so a repeat writes nothing and names the original."""
-        try:
-            self._client.transact_write_items(
-                TransactItems=[
-                    {
-                        "Put": {
-                            "TableName": self._candidates_table,
-                            "Item": candidate.to_item(),
-                            "ConditionExpression": NOT_YET_STORED,
-                            "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
-                        }
-                    },
-                    {
-                        "Put": {
-                            "TableName": self._memory_table,
-                            "Item": memory.to_item(),
-                            "ConditionExpression": NOT_YET_STORED,
-                            "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
-                        }
-                    },
-                ]
+        items: list[TransactWriteItemTypeDef] = [
+            {
+                "Put": {
+                    "TableName": self._candidates_table,
+                    "Item": candidate.to_item(),
+                    "ConditionExpression": NOT_YET_STORED,
+                    "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
+                }
+            },
+            {
+                "Put": {
+                    "TableName": self._memory_table,
+                    "Item": memory.to_item(),
+                    "ConditionExpression": NOT_YET_STORED,
+                    "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
+                }
+            },
+        ]
+        if self._projections_table:
+            items.append(
+                {
+                    "Update": {
+                        "TableName": self._projections_table,
+                        "Key": {"namespace": {"S": memory.namespace.value}},
+                        "UpdateExpression": "ADD memory_generation :one",
+                        "ExpressionAttributeValues": {":one": {"N": "1"}},
+                    }
+                }
             )
+        try:
+            self._client.transact_write_items(TransactItems=items)
         except ClientError as error:
             if error.response.get("Error", {}).get("Code") != "TransactionCanceledException":
                 raise storage_error("auto-capture", error) from None

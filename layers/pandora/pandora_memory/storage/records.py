@@ -81,6 +81,8 @@ class CandidateRecord(_Record):
     rules: list[str] = Field(default_factory=list)
     cues: list[str] = Field(default_factory=list)
     secret_kinds: list[str] = Field(default_factory=list)
+    # The redacted, bounded start of the user's message, so a reviewer sees what was said.
+    user_message_preview: str = ""
 
     def to_item(self) -> Item:
         values = self.model_dump(mode="json")

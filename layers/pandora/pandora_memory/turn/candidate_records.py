@@ -1,6 +1,7 @@
 """Pure translations of a candidate decision into what may leave the process: the redacted stored
 records and the preview returned to the caller. Nothing here reads or writes storage."""
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -19,6 +20,11 @@ from pandora_memory.turn.models import CandidateOutcome, CandidatePreview, Previ
 
 SOURCE = "chatgpt"
 HIGH_RISK = frozenset({Sensitivity.HIGH, Sensitivity.PRIVATE})
+# About two lines: enough for a reviewer to recall the turn, short enough to keep the item small.
+MESSAGE_PREVIEW_CHARS = 280
+# Runs that look like keys, tokens or hashes (the detector's misses included) are not previewed.
+_RANDOM_LOOKING = re.compile(r"[A-Za-z0-9+/_\-.%!=]{20,}")
+MASK = "[…]"
 
 Redactor = Callable[[str], Redaction]
 
@@ -32,18 +38,49 @@ class Sanitised:
     cues: list[str]
     secret: bool
     secret_kinds: list[str]
+    user_message_preview: str = ""
 
 
-def sanitise(decision: CandidateDecision, redact: Redactor) -> Sanitised:
+def _mask_random_looking(match: re.Match[str]) -> str:
+    token = match.group(0)
+    has_letter = any(character.isalpha() for character in token)
+    has_digit = any(character.isdigit() for character in token)
+    return MASK if has_letter and has_digit else token
+
+
+def message_preview(user_message: str, redact: Redactor) -> str:
+    """The message on one line, cut to MESSAGE_PREVIEW_CHARS at a word where possible; "" when the
+    detector finds a credential in it, since a value it missed next to the one it found (a key's secret
+    beside its id) would survive redaction. Long tokens mixing letters and digits are masked for the
+    same reason: a preview is for recalling the turn, not for keeping values."""
+    redaction = redact(user_message)
+    if redaction.findings:
+        return ""
+    text = _RANDOM_LOOKING.sub(_mask_random_looking, " ".join(redaction.text.split()))
+    if len(text) <= MESSAGE_PREVIEW_CHARS:
+        return text
+    cut = text[: MESSAGE_PREVIEW_CHARS - 1]
+    space = cut.rfind(" ")
+    if space >= MESSAGE_PREVIEW_CHARS // 2:
+        cut = cut[:space]
+    return cut.rstrip() + "…"
+
+
+def sanitise(decision: CandidateDecision, redact: Redactor, user_message: str | None = None) -> Sanitised:
+    """`user_message`, when given, becomes the stored preview (see `message_preview`). It is read only for
+    a candidate free of secrets: a long message costs real time, and a secret's message is not kept."""
     summary, reason = redact(decision.summary), redact(decision.reason)
     cues = [redact(cue) for cue in decision.cues]
     kinds = [*decision.secret_kinds, *summary.kinds, *reason.kinds, *(k for cue in cues for k in cue.kinds)]
+    secret = decision.status is CandidateStatus.BLOCKED_SECRET or bool(kinds)
+    previewed = not secret and decision.status is CandidateStatus.CANDIDATE
     return Sanitised(
         summary=summary.text,
         reason=reason.text,
         cues=[cue.text for cue in cues if not cue.findings],
-        secret=decision.status is CandidateStatus.BLOCKED_SECRET or bool(kinds),
+        secret=secret,
         secret_kinds=list(dict.fromkeys(kinds)),
+        user_message_preview=message_preview(user_message, redact) if user_message and previewed else "",
     )
 
 
@@ -65,6 +102,7 @@ def candidate_record(namespace: Namespace, decision: CandidateDecision, clean: S
         rules=decision.rules,
         cues=clean.cues,
         secret_kinds=clean.secret_kinds,
+        user_message_preview=clean.user_message_preview,
     )
 
 

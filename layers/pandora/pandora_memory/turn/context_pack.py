@@ -1,51 +1,59 @@
-"""The compact context pack handed to the answer: open loops and memories, most relevant and newest first.
+"""The compact context pack handed to the answer: the best note passages for the message, open loops,
+recent decisions, preferences and other related memories, within a token budget.
 
-Sources are pluggable (today the permanent-memory table; Markdown search can be added as another
-source). Relevance is plain lexical overlap with the message: deterministic and explainable.
+Sources are pluggable (`ContextSource`); they decide which items are worth offering and give each a
+relevance score. This module only fits them into the budget and writes the text: deterministic,
+explainable, and never anything of another namespace (checked again here, whatever the source).
 """
 
-import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
 
 from pandora_memory.namespaces import Namespace
-from pandora_memory.policy.models import MemoryType
-from pandora_memory.policy.text import normalise
-from pandora_memory.storage.memories import MemoryRepository
+from pandora_memory.policy.models import RetrievalMode
 
 CHARS_PER_TOKEN = 4
-MAX_ITEM_CHARS = 600
-
-# Words too common to say two texts are about the same thing.
-_STOPWORDS_TEXT = (
-    "the and for are but not you your yours with this that these those have has had was were will would",
-    "can could should what when where which who whom why how about into from over under again then than",
-    "there their them they its it's i'm i've i'd we're our ours out just like also very any all some",
-    "one two get got make made need want know think please thanks thank does did done doing been being",
-    "more most much many such only own same too let me my mine",
-)
-_STOPWORDS = frozenset(" ".join(_STOPWORDS_TEXT).split())
-_WORD = re.compile(r"[a-z0-9][a-z0-9'_-]*[a-z0-9]|[a-z0-9]{3,}")
+MAX_MEMORY_CHARS = 600
+MAX_NOTE_CHARS = 1200
+# While note passages wait for room, memories may fill at most this share of the budget: the notes
+# answer the question, the memories frame it. Whatever either side leaves unused goes to the other.
+MEMORY_SHARE = 0.4
 
 
 class ContextKind(StrEnum):
+    NOTE = "note"  # a passage of a Markdown note, found by search
     OPEN_LOOP = "open_loop"
-    MEMORY = "memory"
+    DECISION = "decision"
+    PREFERENCE = "preference"
+    MEMORY = "memory"  # any other memory the search found relevant
+
+
+SECTION_TITLES: dict[ContextKind, str] = {
+    ContextKind.NOTE: "From your notes:",
+    ContextKind.OPEN_LOOP: "Open loops:",
+    ContextKind.DECISION: "Recent decisions:",
+    ContextKind.PREFERENCE: "Preferences:",
+    ContextKind.MEMORY: "Related memories:",
+}
+MEMORY_KINDS = (ContextKind.OPEN_LOOP, ContextKind.DECISION, ContextKind.PREFERENCE, ContextKind.MEMORY)
 
 
 @dataclass(frozen=True)
 class ContextItem:
     id: str
+    namespace: str
     kind: ContextKind
-    label: str
+    label: str  # the memory type, or the note's path and headings
     text: str
-    created_at: str
+    created_at: str = ""  # memories only
+    score: float = 0.0  # search relevance; 0 when the search did not match it
+    source: str = ""  # the note's logical path
 
 
 class ContextSource(Protocol):
-    def items(self, namespace: Namespace, query: str) -> Sequence[ContextItem]: ...
+    def items(self, namespace: Namespace, query: str, mode: RetrievalMode) -> Sequence[ContextItem]: ...
 
 
 @dataclass(frozen=True)
@@ -54,82 +62,84 @@ class ContextPack:
     item_ids: tuple[str, ...]
     estimated_tokens: int
     truncated: bool
+    sources: tuple[str, ...] = ()  # logical paths of the notes in the text
 
 
 EMPTY_PACK = ContextPack(text="", item_ids=(), estimated_tokens=0, truncated=False)
 
 
-class MemoryContextSource:
-    """Approved and auto-captured memories plus unresolved open loops, from one ByRecency query."""
+def rank(items: Iterable[ContextItem]) -> list[ContextItem]:
+    """Most relevant first; among equals the newest, then by id (so the order never depends on input)."""
+    by_id = sorted(items, key=lambda item: item.id)
+    newest_first = sorted(by_id, key=lambda item: item.created_at, reverse=True)
+    return sorted(newest_first, key=lambda item: item.score, reverse=True)
 
-    def __init__(self, repository: MemoryRepository, scan_limit: int) -> None:
-        self._repository = repository
-        self._scan_limit = scan_limit
 
-    def items(self, namespace: Namespace, query: str) -> Sequence[ContextItem]:
-        items: list[ContextItem] = []
-        for record in self._repository.newest(namespace, self._scan_limit):
-            is_loop = record.memory_type is MemoryType.OPEN_LOOP
-            if is_loop and record.resolved:
+def _shorten(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def line(item: ContextItem) -> str:
+    if item.kind is ContextKind.NOTE:
+        return f"- {item.label}: {_shorten(item.text, MAX_NOTE_CHARS)}"
+    day = f" ({item.created_at[:10]})" if item.created_at else ""
+    return f"- [{item.label}] {_shorten(item.text, MAX_MEMORY_CHARS)}{day}"
+
+
+class _Filler:
+    """Greedy fill: an item that does not fit is skipped, since a shorter one further down may."""
+
+    def __init__(self, budget_chars: int) -> None:
+        self.left = budget_chars
+        self.chosen: dict[ContextKind, list[tuple[ContextItem, str]]] = {}
+        self._taken: set[str] = set()
+
+    def take(self, items: Sequence[ContextItem], kind: ContextKind, allowance: int) -> int:
+        """Adds items of one kind using at most `allowance` characters; returns the characters used."""
+        used = 0
+        for item in items:
+            if item.id in self._taken:
                 continue
-            items.append(
-                ContextItem(
-                    id=record.id,
-                    kind=ContextKind.OPEN_LOOP if is_loop else ContextKind.MEMORY,
-                    label=record.memory_type.value,
-                    text=record.summary,
-                    created_at=record.created_at,
-                )
-            )
-        return items
+            text = line(item)
+            cost = len(text) + 1 + (0 if kind in self.chosen else len(SECTION_TITLES[kind]) + 1)
+            if cost > min(allowance - used, self.left):
+                continue
+            self.chosen.setdefault(kind, []).append((item, text))
+            self._taken.add(item.id)
+            used += cost
+            self.left -= cost
+        return used
 
 
-def keywords(text: str) -> frozenset[str]:
-    return frozenset(w for w in _WORD.findall(normalise(text)) if len(w) > 2 and w not in _STOPWORDS)
-
-
-def rank(items: Sequence[ContextItem], query: str) -> list[ContextItem]:
-    """Most shared keywords first; among equals, newest first."""
-    wanted = keywords(query)
-    newest_first = sorted(items, key=lambda item: item.created_at, reverse=True)
-    return sorted(newest_first, key=lambda item: len(wanted & keywords(item.text)), reverse=True)
-
-
-def _line(item: ContextItem) -> str:
-    text = " ".join(item.text.split())
-    if len(text) > MAX_ITEM_CHARS:
-        text = text[: MAX_ITEM_CHARS - 1].rstrip() + "…"
-    return f"- [{item.label}] {text} ({item.created_at[:10]})"
-
-
-def build_context_pack(
-    sources: Sequence[ContextSource], namespace: Namespace, query: str, budget_tokens: int
-) -> ContextPack:
-    candidates = [item for source in sources for item in source.items(namespace, query)]
-    if not candidates:
+def build_context_pack(items: Sequence[ContextItem], namespace: Namespace, budget_tokens: int) -> ContextPack:
+    own = [item for item in items if item.namespace == namespace.value]  # the last lock on the door
+    if not own:
         return EMPTY_PACK
-    header = f"Pandora memory ({namespace.value}), most relevant and newest first:"
-    sections = {ContextKind.OPEN_LOOP: "Open loops:", ContextKind.MEMORY: "Memories:"}
-    budget_chars = budget_tokens * CHARS_PER_TOKEN
-    used = len(header) + sum(len(title) + 1 for title in sections.values())
-    chosen: list[tuple[ContextItem, str]] = []
-    for item in rank(candidates, query):
-        line = _line(item)
-        if used + len(line) + 1 > budget_chars:
-            continue  # a shorter item further down may still fit
-        chosen.append((item, line))
-        used += len(line) + 1
-    if not chosen:
+    header = f"Pandora memory ({namespace.value}), most relevant first:"
+    grouped = {kind: rank(item for item in own if item.kind is kind) for kind in ContextKind}
+    filler = _Filler(budget_tokens * CHARS_PER_TOKEN - len(header))
+    memory_cap = int(filler.left * MEMORY_SHARE) if grouped[ContextKind.NOTE] else filler.left
+    for kind in MEMORY_KINDS:
+        memory_cap -= filler.take(grouped[kind], kind, memory_cap)
+    filler.take(grouped[ContextKind.NOTE], ContextKind.NOTE, filler.left)
+    for kind in MEMORY_KINDS:  # room the notes left over
+        filler.take(grouped[kind], kind, filler.left)
+
+    if not filler.chosen:
         return ContextPack(text="", item_ids=(), estimated_tokens=0, truncated=True)
     blocks = [header]
-    for kind, title in sections.items():
-        lines = [line for item, line in chosen if item.kind is kind]
-        if lines:
-            blocks.append("\n".join([title, *lines]))
+    chosen: list[ContextItem] = []
+    for kind in (ContextKind.NOTE, *MEMORY_KINDS):
+        entries = filler.chosen.get(kind, [])
+        if entries:
+            blocks.append("\n".join([SECTION_TITLES[kind], *(text for _, text in entries)]))
+            chosen.extend(item for item, _ in entries)
     text = "\n".join(blocks)
     return ContextPack(
         text=text,
-        item_ids=tuple(item.id for item, _ in chosen),
+        item_ids=tuple(item.id for item in chosen),
         estimated_tokens=-(-len(text) // CHARS_PER_TOKEN),
-        truncated=len(chosen) < len(candidates),
+        truncated=len(chosen) < len(own),
+        sources=tuple(dict.fromkeys(item.source for item in chosen if item.source)),
     )

@@ -1,4 +1,4 @@
-"""The HTTP surface of the turn: one Powertools route, its OpenAPI text and clean error responses.
+"""The HTTP surface of the GPT Action: the turn and search routes, their OpenAPI text and clean errors.
 
 Error bodies never echo request content: a rejected message may hold a secret.
 """
@@ -19,9 +19,12 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import (
 )
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 
+from pandora_memory.search.reader import NamespaceMismatchError, SearchUnavailableError
 from pandora_memory.storage.errors import StorageError, StorageUnavailableError
 from pandora_memory.turn.auth import AccessDeniedError, MissingAuthorizerContextError, token_scope
 from pandora_memory.turn.models import ErrorDetail, ErrorResponse, TurnRequest, TurnResponse
+from pandora_memory.turn.search_endpoint import SearchEndpoint
+from pandora_memory.turn.search_models import SearchRequest, SearchResponse
 from pandora_memory.turn.service import TurnService
 
 # Named explicitly: a child created before the environment is set would otherwise log nowhere.
@@ -29,15 +32,24 @@ logger = Logger(service=os.getenv("POWERTOOLS_SERVICE_NAME", "pandora-memory"), 
 
 TURN_PATH = "/api/memory/adaptive/turn"
 TURN_OPERATION_ID = "adaptiveTurn"
+SEARCH_PATH = "/api/memory/search"
+SEARCH_OPERATION_ID = "searchMemory"
 SERVICE_KEY = "turn_service"
+SEARCH_KEY = "search_endpoint"
 RETRY_AFTER_SECONDS = "1"
 INVALID_JSON = "the body is not valid JSON"
+UNDECODABLE_BODY = "the body is not UTF-8 text"
 
 TURN_SUMMARY = "Decide memory retrieval and capture for one chat turn"
 TURN_DESCRIPTION = (
     "Call with mode=pre_answer before replying: returns memory context to use when the message needs it. "
     "Call with mode=post_answer after replying: a durable fact becomes a candidate for the user's review. "
     "Secrets are never stored."
+)
+SEARCH_SUMMARY = "Search the user's notes and approved memories"
+SEARCH_DESCRIPTION = (
+    "Ranked passages of the user's Markdown notes and approved memories in one namespace, best first, "
+    "with path, headings and revision. Use it when the user asks to look something up in their notes."
 )
 
 _SAFE_FIELD = re.compile(r"^[A-Za-z0-9_]{1,64}$")
@@ -83,20 +95,11 @@ def validation_details(errors: Sequence[Mapping[str, Any]]) -> list[ErrorDetail]
     return details
 
 
-def create_resolver() -> APIGatewayRestResolver:
-    app = APIGatewayRestResolver(enable_validation=True)
-
-    def _caller_is_authorised() -> bool:
-        try:
-            token_scope(app.current_event.raw_event.get("requestContext"))
-        except AccessDeniedError:
-            return False
-        return True
-
-    responses: dict[int, OpenAPIResponse] = {
-        code: {"description": text, "content": {content_types.APPLICATION_JSON: {"model": model}}}
-        for code, text, model in (
-            (200, "The decisions for this turn, with memory context and candidate preview.", TurnResponse),
+def _responses(success: str, model: type[TurnResponse | SearchResponse]) -> dict[int, OpenAPIResponse]:
+    return {
+        code: {"description": text, "content": {content_types.APPLICATION_JSON: {"model": body}}}
+        for code, text, body in (
+            (200, success, model),
             (400, "The body is not valid JSON.", ErrorResponse),
             (
                 403,
@@ -108,12 +111,25 @@ def create_resolver() -> APIGatewayRestResolver:
         )
     }
 
+
+def create_resolver() -> APIGatewayRestResolver:
+    app = APIGatewayRestResolver(enable_validation=True)
+
+    def _caller_is_authorised() -> bool:
+        try:
+            token_scope(app.current_event.raw_event.get("requestContext"))
+        except AccessDeniedError:
+            return False
+        return True
+
     @app.post(
         TURN_PATH,
         operation_id=TURN_OPERATION_ID,
         summary=TURN_SUMMARY,
         description=TURN_DESCRIPTION,
-        responses=responses,
+        responses=_responses(
+            "The decisions for this turn, with memory context and candidate preview.", TurnResponse
+        ),
         tags=["memory"],
         # The pre/post calls run on every turn; a consequential action would make ChatGPT ask each time.
         # Writes only queue redacted candidates for review (or low-risk captures the user opted into).
@@ -124,17 +140,41 @@ def create_resolver() -> APIGatewayRestResolver:
         service: TurnService = app.context[SERVICE_KEY]
         return service.run(request, scope)
 
+    @app.post(
+        SEARCH_PATH,
+        operation_id=SEARCH_OPERATION_ID,
+        summary=SEARCH_SUMMARY,
+        description=SEARCH_DESCRIPTION,
+        responses=_responses("The best matches, best first; empty when nothing matched.", SearchResponse),
+        tags=["memory"],
+        # A read of the user's own memory in a namespace the token allows: nothing to confirm.
+        openapi_extensions={"x-openai-isConsequential": False},
+    )
+    def search_memory(request: SearchRequest) -> SearchResponse:
+        scope = token_scope(app.current_event.raw_event.get("requestContext"))
+        endpoint: SearchEndpoint = app.context[SEARCH_KEY]
+        return endpoint.run(request, scope)
+
     def invalid_request(error: RequestValidationError) -> Response[str]:
         # The token's scope is checked before anything is said about the body.
         if not _caller_is_authorised():
             return _error_response(HTTPStatus.FORBIDDEN, MissingAuthorizerContextError())
         return _invalid_request(error)
 
+    def undecodable_body(_: UnicodeDecodeError) -> Response[str]:
+        if not _caller_is_authorised():
+            return _error_response(HTTPStatus.FORBIDDEN, MissingAuthorizerContextError())
+        detail = ErrorDetail(field="body", message=UNDECODABLE_BODY)
+        return _error_response(HTTPStatus.BAD_REQUEST, "invalid_json", UNDECODABLE_BODY, [detail])
+
     app.exception_handler(RequestValidationError)(invalid_request)
+    app.exception_handler(UnicodeDecodeError)(undecodable_body)
     app.exception_handler(RequestUnsupportedContentType)(_unsupported_type)
     app.exception_handler(AccessDeniedError)(_forbidden)
     app.exception_handler(StorageUnavailableError)(_unavailable)
+    app.exception_handler(SearchUnavailableError)(_search_unavailable)
     app.exception_handler(StorageError)(_storage_failed)
+    app.exception_handler(NamespaceMismatchError)(_namespace_mismatch)
     app.exception_handler(Exception)(_unexpected)
     return app
 
@@ -154,18 +194,33 @@ def _unsupported_type(_: RequestUnsupportedContentType) -> Response[str]:
 
 
 def _forbidden(error: AccessDeniedError) -> Response[str]:
-    logger.warning("turn refused", extra={"error": error.code})
+    logger.warning("request refused", extra={"error": error.code})
     return _error_response(HTTPStatus.FORBIDDEN, error)
 
 
 def _unavailable(error: StorageUnavailableError) -> Response[str]:
     logger.warning("storage unavailable", extra={"operation": error.operation, "code": error.code})
+    return _unavailable_response()
+
+
+def _unavailable_response() -> Response[str]:
     return _error_response(
         HTTPStatus.SERVICE_UNAVAILABLE,
         "storage_unavailable",
         "memory storage is busy; nothing was written, retry shortly",
         headers={"Retry-After": RETRY_AFTER_SECONDS},
     )
+
+
+def _search_unavailable(error: SearchUnavailableError) -> Response[str]:
+    logger.warning("search unavailable", extra={"step": error.step, "error": str(error)})
+    return _unavailable_response()
+
+
+def _namespace_mismatch(error: NamespaceMismatchError) -> Response[str]:
+    # Stored data of one namespace named another: refused whole, and loud, rather than served.
+    logger.error("namespace mismatch in stored search data", extra={"error": str(error)})
+    return _error_response(HTTPStatus.INTERNAL_SERVER_ERROR, "storage_error", "memory storage failed")
 
 
 def _storage_failed(error: StorageError) -> Response[str]:
@@ -177,7 +232,7 @@ def _unexpected(error: Exception) -> Response[str]:
     # Type and place only: messages of library errors can quote the data they choked on.
     frames = traceback.extract_tb(error.__traceback__)
     place = f"{Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else "unknown"
-    logger.error("turn failed", extra={"error_type": type(error).__name__, "error_at": place})
+    logger.error("request failed", extra={"error_type": type(error).__name__, "error_at": place})
     return _error_response(
-        HTTPStatus.INTERNAL_SERVER_ERROR, "internal_error", "the turn could not be decided"
+        HTTPStatus.INTERNAL_SERVER_ERROR, "internal_error", "the request could not be answered"
     )

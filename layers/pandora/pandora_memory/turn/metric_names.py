@@ -11,6 +11,8 @@ METRICS_NAMESPACE = "Pandora"
 RETRIEVE_DECISION = "RetrieveDecision"
 CANDIDATE_OUTCOME = "CandidateOutcome"
 TURN_LATENCY = "TurnLatency"
+SEARCH_REQUESTS = "SearchRequests"
+SEARCH_LATENCY = "SearchLatency"
 
 DIM_SERVICE = "service"
 DIM_DECISION = "decision"
@@ -19,23 +21,32 @@ DIM_OUTCOME = "outcome"
 DIM_MEMORY_TYPE = "memory_type"
 DIM_NAMESPACE = "namespace"
 DIM_MODE = "mode"
+DIM_RESULTS = "results"
 
 DIMENSION_SETS: dict[str, tuple[str, ...]] = {
     RETRIEVE_DECISION: (DIM_SERVICE, DIM_DECISION, DIM_REASON),
     CANDIDATE_OUTCOME: (DIM_SERVICE, DIM_OUTCOME, DIM_MEMORY_TYPE, DIM_NAMESPACE),
     TURN_LATENCY: (DIM_SERVICE, DIM_MODE),
+    SEARCH_REQUESTS: (DIM_SERVICE, DIM_NAMESPACE, DIM_RESULTS),
+    SEARCH_LATENCY: (DIM_SERVICE,),
 }
 
 UNITS: dict[str, str] = {
     RETRIEVE_DECISION: "Count",
     CANDIDATE_OUTCOME: "Count",
     TURN_LATENCY: "Milliseconds",
+    SEARCH_REQUESTS: "Count",
+    SEARCH_LATENCY: "Milliseconds",
 }
 
 DECISION_RETRIEVE = "retrieve"
 DECISION_SKIP = "skip"
 DECISION_VALUES = (DECISION_RETRIEVE, DECISION_SKIP)
 OUTCOME_VALUES = tuple(outcome.value for outcome in CandidateOutcome)
+# Whether a search of POST /api/memory/search returned anything.
+RESULTS_FOUND = "found"
+RESULTS_EMPTY = "empty"
+RESULTS_VALUES = (RESULTS_FOUND, RESULTS_EMPTY)
 
 # Reasons that come from a closed gate rather than from a policy rule.
 REASON_AUTOPILOT_OFF = "gate.autopilot_off"

@@ -27,6 +27,10 @@ class TurnMetrics(Protocol):
 
     def turn_latency(self, *, mode: str, milliseconds: float) -> None: ...
 
+    def search_request(self, *, namespace: str, found: bool) -> None: ...
+
+    def search_latency(self, *, milliseconds: float) -> None: ...
+
 
 class EmfTurnMetrics:
     def __init__(self, namespace: str = names.METRICS_NAMESPACE, service: str = "pandora-memory") -> None:
@@ -72,4 +76,24 @@ class EmfTurnMetrics:
             MetricUnit.Milliseconds,
             round(milliseconds, 3),
             {names.DIM_SERVICE: self._service, names.DIM_MODE: mode},
+        )
+
+    def search_request(self, *, namespace: str, found: bool) -> None:
+        self._emit(
+            names.SEARCH_REQUESTS,
+            MetricUnit.Count,
+            1,
+            {
+                names.DIM_SERVICE: self._service,
+                names.DIM_NAMESPACE: namespace,
+                names.DIM_RESULTS: names.RESULTS_FOUND if found else names.RESULTS_EMPTY,
+            },
+        )
+
+    def search_latency(self, *, milliseconds: float) -> None:
+        self._emit(
+            names.SEARCH_LATENCY,
+            MetricUnit.Milliseconds,
+            round(milliseconds, 3),
+            {names.DIM_SERVICE: self._service},
         )

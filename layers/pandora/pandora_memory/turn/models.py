@@ -67,9 +67,12 @@ class RetrievalInfo(BaseModel):
     reason: str = Field(description="Why memory was or was not retrieved.")
     mode: RetrievalMode
     rules: list[str] = Field(description="Ids of the rules or gates behind the decision.")
-    item_count: int = Field(ge=0, description="Memories and open loops in `context`.")
+    item_count: int = Field(ge=0, description="Note passages, open loops and memories in `context`.")
     estimated_tokens: int = Field(ge=0)
     truncated: bool = Field(description="True when items were left out to stay within the size budget.")
+    sources: list[str] = Field(
+        default_factory=list, description="Paths of the notes quoted in `context`, best match first."
+    )
 
 
 class CandidatePreview(BaseModel):

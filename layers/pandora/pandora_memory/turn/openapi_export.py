@@ -19,7 +19,8 @@ API_TITLE = "Pandora Memory"
 API_VERSION = "1.0.0"
 API_DESCRIPTION = (
     "Memory autopilot for this GPT: before each answer it returns the user's relevant memory, after each "
-    "answer it queues durable facts for the user's review. Two namespaces: real_life and au (fiction)."
+    "answer it queues durable facts for the user's review, and it searches the user's notes on request. "
+    "Two namespaces: real_life and au (fiction)."
 )
 DEFAULT_SERVER_URL = "https://YOUR-API-ID.execute-api.YOUR-REGION.amazonaws.com/dev"
 SECURITY_SCHEME = "bearerAuth"

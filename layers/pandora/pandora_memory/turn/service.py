@@ -1,7 +1,9 @@
 """The adaptive turn: decide retrieval before an answer and candidates after it, within the flags' gates.
 
-Reads at most the flags (cached) and one memory query per turn; writes at most one conditional put
-or one transaction. Secrets are redacted before anything is stored, logged, measured or returned.
+Reads per turn: the flags (cached), for a retrieval the search pointer (one GetItem; the snapshot and
+the memories are reloaded only when their generation moved), and for a candidate the review figures
+(cached a minute per namespace). Writes at most one conditional put or one transaction. Secrets are
+redacted before anything is stored, logged, measured or returned.
 """
 
 import os
@@ -12,6 +14,8 @@ from typing import Protocol
 
 from aws_lambda_powertools import Logger
 
+from pandora_memory.feedback.summary import NO_FIGURES, FeedbackFigures
+from pandora_memory.feedback.tuning import TunedDecision, tune_decision
 from pandora_memory.flags import AutopilotMode, FlagSource
 from pandora_memory.namespaces import Namespace
 from pandora_memory.policy.candidate import should_auto_create_memory_candidate
@@ -34,7 +38,7 @@ from pandora_memory.turn.candidate_records import (
     preview,
     sanitise,
 )
-from pandora_memory.turn.context_pack import EMPTY_PACK, ContextSource, build_context_pack
+from pandora_memory.turn.context_pack import EMPTY_PACK, ContextItem, ContextSource, build_context_pack
 from pandora_memory.turn.gates import Gates, may_auto_capture, open_gates
 from pandora_memory.turn.metrics import TurnMetrics
 from pandora_memory.turn.models import (
@@ -71,6 +75,12 @@ class CandidatePolicy(Protocol):
     ) -> CandidateDecision: ...
 
 
+class FiguresSource(Protocol):
+    """Review figures of a namespace (`pandora_memory.feedback.provider.FeedbackFiguresProvider`)."""
+
+    def figures(self, namespace: Namespace) -> FeedbackFigures: ...
+
+
 @dataclass(frozen=True)
 class TurnTuning:
     context_budget_tokens: int = 1500
@@ -86,6 +96,7 @@ class TurnService:
         candidates: CandidateRepository,
         capture: AutoCaptureWriter,
         metrics: TurnMetrics,
+        feedback: FiguresSource | None = None,
         retrieve_policy: RetrievePolicy = should_auto_retrieve_memory,
         candidate_policy: CandidatePolicy = should_auto_create_memory_candidate,
         redactor: Redactor = redact,
@@ -97,6 +108,7 @@ class TurnService:
         self._candidates = candidates
         self._capture = capture
         self._metrics = metrics
+        self._feedback = feedback
         self._retrieve_policy = retrieve_policy
         self._candidate_policy = candidate_policy
         self._redact = redactor
@@ -141,9 +153,10 @@ class TurnService:
         pack = EMPTY_PACK
         if decision.should_retrieve:
             query = " ".join(part for part in (request.user_message, request.current_task) if part)
-            pack = build_context_pack(
-                self._sources, request.namespace, query, self._tuning.context_budget_tokens
-            )
+            items: list[ContextItem] = []
+            for source in self._sources:
+                items.extend(source.items(request.namespace, query, decision.retrieval_mode))
+            pack = build_context_pack(items, request.namespace, self._tuning.context_budget_tokens)
         primary_rule = decision.rules[0] if decision.rules else None
         self._metrics.retrieve_decision(retrieve=decision.should_retrieve, rule_id=primary_rule)
         logger.info(
@@ -153,7 +166,9 @@ class TurnService:
                 "namespace": request.namespace.value,
                 "retrieve": decision.should_retrieve,
                 "retrieve_rules": decision.rules,
+                "retrieval_mode": decision.retrieval_mode.value,
                 "context_items": len(pack.item_ids),
+                "context_sources": list(pack.sources),
             },
         )
         info = RetrievalInfo(
@@ -163,6 +178,7 @@ class TurnService:
             item_count=len(pack.item_ids),
             estimated_tokens=pack.estimated_tokens,
             truncated=pack.truncated,
+            sources=list(pack.sources),
         )
         return self._response(
             request, gates, retrieval=info, should_retrieve=decision.should_retrieve, context=pack.text
@@ -175,13 +191,18 @@ class TurnService:
             self._record_outcome(request, CandidateOutcome.DISABLED, "none", None)
             return self._response(request, gates)
 
-        decision = self._candidate_policy(
-            request.user_message,
-            assistant_response=request.assistant_draft,
-            namespace=request.namespace,
-            source=SOURCE,
+        tuned = self._tuned(
+            request.namespace,
+            gates,
+            self._candidate_policy(
+                request.user_message,
+                assistant_response=request.assistant_draft,
+                namespace=request.namespace,
+                source=SOURCE,
+            ),
         )
-        clean = sanitise(decision, self._redact)
+        decision = tuned.decision
+        clean = sanitise(decision, self._redact, request.user_message)
         warnings = list(gates.warnings)
         if clean.secret:
             kinds = ", ".join(clean.secret_kinds) or "credential"
@@ -193,7 +214,7 @@ class TurnService:
             return self._response(request, gates, preview=skipped, warnings=warnings)
 
         record = candidate_record(request.namespace, decision, clean)
-        result = self._store(record, decision, clean, gates)
+        result = self._store(record, tuned, clean, gates)
         self._record_outcome(request, result.outcome, decision.memory_type.value, result)
         return self._response(
             request,
@@ -203,10 +224,35 @@ class TurnService:
             warnings=warnings,
         )
 
+    def _tuned(self, namespace: Namespace, gates: Gates, decision: CandidateDecision) -> TunedDecision:
+        """The reviewers' record adjusts what gets written: figures are read (cached a minute) only for
+        a candidate, and only when this turn may write one."""
+        proposes = decision.status is CandidateStatus.CANDIDATE and decision.should_create_candidate
+        may_write = gates.write_inbox or gates.auto_capture
+        figures = NO_FIGURES
+        if self._feedback is not None and proposes and may_write:
+            figures = self._feedback.figures(namespace)
+        tuned = tune_decision(decision, figures)
+        if tuned.demoted_by or tuned.promoted_by:
+            logger.info(
+                "feedback tuned the candidate",
+                extra={
+                    "namespace": namespace.value,
+                    "demoted_by": tuned.demoted_by,
+                    "promoted_by": tuned.promoted_by,
+                    "suggest_only": tuned.suggest_only,
+                },
+            )
+        return tuned
+
     def _store(
-        self, record: CandidateRecord, decision: CandidateDecision, clean: Sanitised, gates: Gates
+        self, record: CandidateRecord, tuned: TunedDecision, clean: Sanitised, gates: Gates
     ) -> CandidatePreview:
-        """Capture, queue or only preview, as the gates allow; a repeat names the stored item."""
+        """Capture, queue or only preview, as the gates and the feedback allow; a repeat names the
+        stored item. A withheld secret keeps its own path: the feedback never hides one."""
+        decision = tuned.decision
+        if tuned.suggest_only and not clean.secret:
+            return preview(decision, clean, PreviewStatus.PREVIEW, CandidateOutcome.SUGGEST_ONLY, record)
         if clean.secret:
             status, outcome = PreviewStatus.BLOCKED_SECRET, CandidateOutcome.BLOCKED_SECRET
         elif record.requires_review:
@@ -214,7 +260,10 @@ class TurnService:
         else:
             status, outcome = PreviewStatus.PENDING_REVIEW, CandidateOutcome.QUEUED
 
-        if may_auto_capture(decision, gates, self._tuning.auto_capture_min_confidence, clean.secret):
+        capture_allowed = may_auto_capture(
+            decision, gates, self._tuning.auto_capture_min_confidence, clean.secret
+        )
+        if tuned.auto_capture_eligible and capture_allowed:
             record = record.model_copy(update={"status": InboxStatus.AUTO_CAPTURED})
             result = self._capture.capture(captured_memory(record), record)
             status, outcome = PreviewStatus.AUTO_CAPTURED, CandidateOutcome.AUTO_CAPTURED

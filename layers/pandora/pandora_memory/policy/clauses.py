@@ -29,10 +29,11 @@ _SENTENCE_BREAK = re.compile(r" (?<=[.!?] )|\n| - |; ")
 _SEGMENT_BREAK = re.compile(r", | but ")
 # Quoted or fenced material is pasted content (to rewrite, translate...), not the user's own statement.
 # Each pattern starts with its literal quote so the scan is fast; an opening single quote must not
-# follow a letter (that is an apostrophe: "don't ... it's").
+# follow a letter (that is an apostrophe: "don't ... it's"). The runs are possessive: a shorter run
+# could only end before a character that is not a quote, so giving characters back never helps.
 _FENCED = re.compile(r"```.*?```", re.DOTALL)
-_DOUBLE_QUOTED = re.compile(r"\"[^\"\n]{16,}\"")
-_SINGLE_QUOTED = re.compile(r"'[^'\n]{16,}'(?!\w)")
+_DOUBLE_QUOTED = re.compile(r"\"[^\"\n]{16,}+\"")
+_SINGLE_QUOTED = re.compile(r"'[^'\n]{16,}+'(?!\w)")
 # Replaced one after the other: str.translate with a dict looks every character up in Python, and no
 # replacement holds a character that a later one replaces, so the result is the same.
 _TYPOGRAPHY = (

@@ -19,7 +19,9 @@ from itertools import product
 from typing import NamedTuple
 
 # Keeps "don't", "ex-client", "v0.9.1", "07:00" and "fly.io" whole so cues never match inside them.
-TOKEN_PATTERN = re.compile(r"\w+(?:['.:\-]\w+)*")
+# Possessive (++, *+) because nothing follows that could make giving characters back useful: the
+# same tokens as \w+(?:['.:\-]\w+)*, with less work per token.
+TOKEN_PATTERN = re.compile(r"\w++(?:['.:\-]\w++)*+")
 # The same tokens for ASCII text, where \w needs no Unicode table lookup per character.
 _ASCII_TOKEN_PATTERN = re.compile(TOKEN_PATTERN.pattern, re.ASCII)
 GAP = "…"
@@ -44,6 +46,11 @@ class Hit(NamedTuple):
     cue: Cue
     token_start: int
     token_end: int
+
+
+# Hits are built as `_new_tuple(Hit, (cue, start, end))`: the same Hit, without the Python-level
+# __new__ that NamedTuple generates (a message builds a few dozen hits).
+_new_tuple = tuple.__new__
 
 
 def tokenize(lowered_text: str) -> list[str]:
@@ -138,6 +145,10 @@ class PhraseIndex:
                     if cue not in node.cues:
                         node.cues.append(cue)
         self._substrings = tuple(substrings)
+        # Which substring cues can occur at all: only those whose first character is in the text.
+        self._substrings_by_first: dict[str, list[int]] = {}
+        for position, (needle, _, _) in enumerate(self._substrings):
+            self._substrings_by_first.setdefault(needle[0], []).append(position)
 
     def match(self, tokens: Sequence[str], lowered_text: str, start: int = 0) -> list[Hit]:
         """`start` is where the clause's content begins (after fillers): anchored cues match there."""
@@ -157,7 +168,7 @@ class PhraseIndex:
                     for cue in node.cues:
                         if index < covered_until.get(cue.family, -1):
                             continue
-                        hits.append(Hit(cue, index, index + 1))
+                        hits.append(_new_tuple(Hit, (cue, index, index + 1)))
                         covered_until[cue.family] = index + 1
                     continue
             found: list[tuple[Cue, int]] = []
@@ -168,7 +179,7 @@ class PhraseIndex:
             if len(found) == 1:
                 cue, cue_end = found[0]
                 if cue_end > covered_until.get(cue.family, -1):
-                    hits.append(Hit(cue, index, cue_end))
+                    hits.append(_new_tuple(Hit, (cue, index, cue_end)))
                     if not cue.gapped:
                         covered_until[cue.family] = cue_end
             elif found:
@@ -191,7 +202,7 @@ class PhraseIndex:
             # "we're going with") is not counted again; one that reaches further is.
             if cue_end <= covered_until.get(family, -1):
                 continue
-            hits.append(Hit(cue, index, cue_end))
+            hits.append(_new_tuple(Hit, (cue, index, cue_end)))
             if not cue.gapped:
                 # What a gap skipped over is free to match on its own.
                 covered_until[family] = cue_end
@@ -226,8 +237,11 @@ class PhraseIndex:
             end += 1
 
     def _substring_hits(self, tokens: Sequence[str], lowered_text: str) -> list[Hit]:
+        """Substring cues in lexicon order, looking only for those whose first character occurs."""
+        first_characters = self._substrings_by_first.keys() & set(lowered_text)
+        wanted = sorted(i for first in first_characters for i in self._substrings_by_first[first])
         hits: list[Hit] = []
-        for needle, cue, anchored in self._substrings:
+        for needle, cue, anchored in (self._substrings[i] for i in wanted):
             position = lowered_text.find(needle)
             if position < 0 or (anchored and position > 0):
                 continue

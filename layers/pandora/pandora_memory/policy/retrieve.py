@@ -7,7 +7,7 @@ talk subtract, and the total is compared with a threshold. The reason names ever
 
 from pandora_memory.namespaces import Namespace
 from pandora_memory.policy.models import RetrievalMode, RetrieveDecision
-from pandora_memory.policy.namespace_inference import NamespaceChoice, choose_namespace
+from pandora_memory.policy.namespace_inference import NamespaceChoice, ReadText, choose_namespace
 from pandora_memory.policy.retrieve_lexicon import retrieve_rules
 from pandora_memory.policy.retrieve_score import Contribution, contributions
 from pandora_memory.policy.retrieve_signals import MessageReading, read_message
@@ -55,9 +55,8 @@ def should_auto_retrieve_memory(
     rules = retrieve_rules()
     reading = read_message(user_message, rules)
     # Namespace inference looks for fiction cue words: the reading has the message's words already.
-    choice = choose_namespace(
-        namespace, user_message, current_task, words_of_first=reading.wordset if reading.whole else None
-    )
+    read = ReadText(reading.lowered, reading.wordset) if reading.whole else None
+    choice = choose_namespace(namespace, user_message, current_task, first_read=read)
     fired = contributions(reading, rules, choice.namespace, current_task, conversation_type)
     score = round(sum(c.weight for c in fired), 4)
     retrieve = score >= rules.threshold

@@ -10,7 +10,7 @@ import re
 
 from pandora_memory.policy.retrieve_lexicon import RetrieveRules
 from pandora_memory.policy.retrieve_patterns import IN_CHAT_FOLLOWUP
-from pandora_memory.policy.retrieve_signals import MessageReading, in_order, positions
+from pandora_memory.policy.retrieve_signals import MessageReading
 
 _DIGIT = re.compile(r"\d")
 _ASCII_DIGITS = "0123456789"
@@ -70,8 +70,8 @@ def _read_names(reading: MessageReading, rules: RetrieveRules) -> None:
         named = not _opens_sentence(text, start) or (after == "'s" and not opener)
         if named and name not in names:
             names.append(name)
-        if not opener and stem in reading.wordset:
-            position = words.index(stem)
+        position = None if opener else reading.places.first(stem)  # None: not one of the words
+        if position is not None:
             _read_past_tense(words, position, reading, rules)
             if position and words[position - 1] == "did":
                 reading.add("status_check", f"did {stem}")
@@ -81,8 +81,8 @@ def _read_specific_items(reading: MessageReading, rules: RetrieveRules) -> None:
     """Numbered units ("chapter 6", "3장"), file names and snake_case identifiers: worth a search."""
     words, lowered = reading.words, reading.lowered
     if _holds_digit(lowered):
-        for unit in in_order(rules.units.intersection(reading.wordset), words):
-            for position in positions(words, unit):
+        for unit in reading.places.in_order(rules.units.intersection(reading.wordset)):
+            for position in reading.places.of(unit):
                 if position + 1 < len(words) and words[position + 1].isdigit():
                     after = words[position + 2 : position + 4]
                     if after[:1] == ["of"] and not rules.ownership_words.intersection(after):
@@ -94,7 +94,7 @@ def _read_specific_items(reading: MessageReading, rules: RetrieveRules) -> None:
             reading.specific_items.extend(m.group(0) for m in rules.numbered_unit.finditer(lowered))
         if len(words) <= rules.short_message_max_words and rules.continuation_fragment.match(lowered):
             reading.add("continuation", "numbered part")
-    for extension in in_order(rules.file_extensions.intersection(reading.wordset), words):
+    for extension in reading.places.in_order(rules.file_extensions.intersection(reading.wordset)):
         if f".{extension}" in lowered:
             reading.specific_items.append(f"file .{extension}")
     if "_" in lowered and rules.snake_case.search(lowered):  # "feedback_events", "digest_cron"
@@ -107,9 +107,16 @@ def read_details(reading: MessageReading, rules: RetrieveRules) -> None:
         return
     reading.details_read = True
     words = reading.words
-    for subject in in_order(rules.past_subjects.intersection(reading.wordset), words):
-        for position in positions(words, subject):
-            _read_past_tense(words, position, reading, rules)
+    subjects = rules.past_subjects.intersection(reading.wordset)
+    if subjects:
+        # One pass finds every subject: "i", "we" and "you" often all turn up, and each would scan
+        # the words twice. Grouped by subject in order of first appearance, as reasons list them.
+        places: dict[str, list[int]] = {}
+        for position in [p for p, word in enumerate(words) if word in subjects]:
+            places.setdefault(words[position], []).append(position)
+        for subject_places in places.values():
+            for position in subject_places:
+                _read_past_tense(words, position, reading, rules)
     _read_names(reading, rules)
     _read_specific_items(reading, rules)
 

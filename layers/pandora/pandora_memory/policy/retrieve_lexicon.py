@@ -15,15 +15,20 @@ from typing import Any
 from pandora_memory.policy.retrieve_patterns import clause_shapes, digit_led_any_of, underscore_join
 from pandora_memory.policy.rules import section
 
+
+def _ascii_punctuation_to_spaces() -> bytes:
+    punctuation = bytes(c for c in range(128) if not (chr(c).isalnum() or chr(c).isspace() or chr(c) == "'"))
+    return bytes.maketrans(punctuation, b" " * len(punctuation))
+
+
 # Punctuation and underscores split words, and contraction tails go ("what's" -> "what", "kael's"
 # -> "kael", "didn't" -> "didn"). Cues are split the same way as messages. ASCII text takes
-# str.translate (a C fast path); other text str.replace for underscores, then a regex for the rest
-# of the punctuation, written to open on a character set so that the search skips from one
-# punctuation mark to the next. Only where the spaces fall matters, not how many there are.
+# bytes.translate with a table (a C loop, several times faster than str.translate); other text
+# str.replace for underscores, then a regex for the rest of the punctuation, written to open on a
+# character set so that the search skips from one punctuation mark to the next. Only where the
+# spaces fall matters, not how many there are.
 _PUNCTUATION_RUN = re.compile(r"[^\w\s'][^\w\s']*")
-_ASCII_PUNCTUATION = str.maketrans(
-    {c: " " for c in map(chr, range(128)) if not (c.isalnum() or c.isspace() or c == "'")}
-)
+_ASCII_PUNCTUATION = _ascii_punctuation_to_spaces()
 _APOSTROPHE = re.compile(r"'(?:s|t|m|d|ll|re|ve)\b|'")
 NEUTRAL_FAMILY = "neutral"
 CASUAL_FAMILY = "casual"
@@ -35,6 +40,9 @@ class Cue:
     text: str
     rest: tuple[str, ...]  # words after the first; a trailing "*" on the last means "starts with"
     rank: int  # order in the rules file: reasons list cues in this stable order
+    # What follows the first word when the message's words are joined by single spaces: " a b "
+    # for the rest "a b", " a st" (open end) for "a st*". A substring test then finds a phrase.
+    following: str
 
     def rest_matches(self, words: list[str], start: int) -> bool:
         if start + len(self.rest) > len(words):
@@ -84,7 +92,7 @@ class CueIndex:
 
 def split_words(text: str) -> list[str]:
     if text.isascii():
-        text = text.translate(_ASCII_PUNCTUATION)
+        text = text.encode("ascii").translate(_ASCII_PUNCTUATION).decode("ascii")
     else:
         text = _PUNCTUATION_RUN.sub(" ", text.replace("_", " "))
     if "'" in text:
@@ -106,6 +114,11 @@ def cue_words(cue: str) -> list[str]:
     return words
 
 
+def _following(rest: tuple[str, ...]) -> str:
+    joined = "".join(f" {word}" for word in rest)
+    return joined[:-1] if joined.endswith("*") else f"{joined} "
+
+
 def build_index(families: Mapping[str, Iterable[str]]) -> CueIndex:
     single: dict[str, list[Cue]] = {}
     pairs: dict[tuple[str, str], list[Cue]] = {}
@@ -122,7 +135,7 @@ def build_index(families: Mapping[str, Iterable[str]]) -> CueIndex:
                 continue  # "what's next" and "what next" split alike: keep the first
             seen.add((family, tuple(words)))
             first, rest = words[0], tuple(words[1:])
-            cue = Cue(family, text, rest, len(seen))
+            cue = Cue(family, text, rest, len(seen), _following(rest))
             if first.strip("*") != first and first.isascii():
                 raise ValueError(f"cue {text!r}: `*` forms are for non-Latin scripts; list the words")
             if first.startswith("*") and first.endswith("*") and not rest:

@@ -22,6 +22,7 @@ from pandora_memory.policy.retrieve_lexicon import (
     split_words,
 )
 from pandora_memory.policy.retrieve_patterns import SHAPES
+from pandora_memory.policy.retrieve_positions import WordPositions
 
 _SENTENCE_OPENING_THAT = re.compile(r"(?:^|[.!?;:]\s*)that\b")
 _CODE_BLOCK = re.compile(r"```.*?(?:```|$)", re.DOTALL)
@@ -55,6 +56,10 @@ class MessageReading:
     in_chat_followup: bool = False
     specific_items: list[str] = field(default_factory=list)
     details_read: bool = False
+    places: WordPositions = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.places = WordPositions(self.words, self.wordset)
 
     def add(self, family: str, cue: str) -> None:
         found = self.cues.setdefault(family, [])
@@ -97,42 +102,22 @@ def _collapse_whitespace(text: str) -> str:
     return " ".join(text.split())
 
 
-def positions(words: list[str], word: str) -> list[int]:
-    """Where `word` stands, in order. Counting first spares the ValueError that would end a plain
-    `index` loop: raising it costs more than scanning the words."""
-    found: list[int] = []
-    start = -1
-    for _ in range(words.count(word)):
-        start = words.index(word, start + 1)
-        found.append(start)
-    return found
+def _spans(places: WordPositions, cue: Cue, word: str) -> list[range]:
+    words, width = places.words, 1 + len(cue.rest)
+    return [range(p, p + width) for p in places.of(word) if cue.rest_matches(words, p + 1)]
 
 
-def in_order(found: set[str] | frozenset[str], words: list[str]) -> list[str]:
-    """Set iteration order changes with the hash seed; reasons must not."""
-    if len(found) < 2:  # nothing to order: spare the scans of the words
-        return list(found)
-    return sorted(found, key=words.index)
+def _occurs(spaced: str, cue: Cue, word: str) -> bool:
+    """Whether the cue stands anywhere, its first word being `word`. `spaced` holds the words
+    joined by single spaces, with a space at each end: one substring search finds a phrase where
+    list scans would compare it with every word."""
+    return f" {word}{cue.following}" in spaced
 
 
-def _spans(words: list[str], cue: Cue, word: str) -> list[range]:
-    return [range(p, p + 1 + len(cue.rest)) for p in positions(words, word) if cue.rest_matches(words, p + 1)]
-
-
-def _occurs(words: list[str], cue: Cue, word: str) -> bool:
-    """Whether the cue stands anywhere, its first word being `word`: `_spans` up to the first."""
-    start = -1
-    for _ in range(words.count(word)):
-        start = words.index(word, start + 1)
-        if cue.rest_matches(words, start + 1):
-            return True
-    return False
-
-
-def _cue_hits(
-    words: list[str], wordset: set[str], ascii_only: bool, index: CueIndex
-) -> tuple[list[Hit], bool]:
+def _cue_hits(reading: MessageReading, ascii_only: bool, index: CueIndex) -> tuple[list[Hit], bool]:
     """Every cue hit, and whether one of them may be a neutral phrase that masks others."""
+    words, wordset = reading.words, reading.wordset
+    spaced = f" {' '.join(words)} "
     single_hits, pair_hits = index.single_hits, index.pair_hits
     matched_words = index.single_keys.intersection(wordset)
     hits = [hit for word in matched_words for hit in single_hits[word]]
@@ -141,7 +126,7 @@ def _cue_hits(
         if pair in pair_hits:
             hits.extend(pair_hits[pair])
         for cue in index.phrases.get(pair, ()):
-            if _occurs(words, cue, pair[0]):
+            if _occurs(spaced, cue, pair[0]):
                 hits.append((cue.rank, cue, pair[0]))
     neutral = not (
         index.neutral_words.isdisjoint(matched_words) and index.neutral_pairs.isdisjoint(matched_pairs)
@@ -151,27 +136,30 @@ def _cue_hits(
         for word in wordset:
             if not word.isascii():
                 glued.extend(
-                    (c.rank, c, word) for c in index.glued_cues(word) if not c.rest or _occurs(words, c, word)
+                    (c.rank, c, word)
+                    for c in index.glued_cues(word)
+                    if not c.rest or _occurs(spaced, c, word)
                 )
         for first in index.loose_phrases.keys() & wordset:
-            glued.extend((c.rank, c, first) for c in index.loose_phrases[first] if _occurs(words, c, first))
+            glued.extend((c.rank, c, first) for c in index.loose_phrases[first] if _occurs(spaced, c, first))
         neutral = neutral or any(hit[1].family == NEUTRAL_FAMILY for hit in glued)
         hits.extend(glued)
     return hits, neutral
 
 
-def _drop_masked(hits: list[Hit], words: list[str]) -> list[Hit]:
+def _drop_masked(hits: list[Hit], places: WordPositions) -> list[Hit]:
     """Drops neutral phrases and the cues lying wholly inside one ("next" in "next week", "do i" in
     "how do i"), unless the cue also occurs outside one."""
+    words = places.words
     masked = {
-        p for _, c, w in hits if c.family == NEUTRAL_FAMILY for span in _spans(words, c, w) for p in span
+        p for _, c, w in hits if c.family == NEUTRAL_FAMILY for span in _spans(places, c, w) for p in span
     }
     masked_words = {words[p] for p in masked}
     return [
         (rank, cue, word)
         for rank, cue, word in hits
         if cue.family != NEUTRAL_FAMILY
-        and (word not in masked_words or any(not masked.issuperset(s) for s in _spans(words, cue, word)))
+        and (word not in masked_words or any(not masked.issuperset(s) for s in _spans(places, cue, word)))
     ]
 
 
@@ -184,7 +172,7 @@ def _that_points_back(reading: MessageReading, rules: RetrieveRules) -> bool:
     """ "that" after a noun opens a relative clause ("startups that pivoted"); it points back only
     at a sentence start or after words like "did", "about", "fix"."""
     words = reading.words
-    if any(words[p - 1] in rules.that_after for p in positions(words, "that")[:8] if p):
+    if any(words[p - 1] in rules.that_after for p in reading.places.of("that")[:8] if p):
         return True
     return _SENTENCE_OPENING_THAT.search(reading.lowered) is not None
 
@@ -200,9 +188,9 @@ def read_message(message: str, rules: RetrieveRules | None = None) -> MessageRea
     if not words:
         return reading
     ascii_only = lowered.isascii()
-    hits, neutral = _cue_hits(words, wordset, ascii_only, rules.index)
+    hits, neutral = _cue_hits(reading, ascii_only, rules.index)
     if neutral:
-        hits = _drop_masked(hits, words)
+        hits = _drop_masked(hits, reading.places)
     hits.sort(key=_RANK)
     found: dict[str, list[str]] = {}
     for _, cue, _ in hits:

@@ -6,6 +6,7 @@ idea; rules.toml maps each shape to the memory types it supports.
 
 import re
 from collections.abc import Sequence
+from itertools import filterfalse
 
 NUMBER = "number"
 CAPITALISED = "capitalised"
@@ -49,7 +50,7 @@ def token_shapes(
     found: set[str] = set()
     if _INNER_CAPITAL.search(text):
         found.add(CAPITALISED)
-    for token in [token for token in tokens if not token.isalpha()]:
+    for token in filterfalse(str.isalpha, tokens):  # most words are plain letters: skipped in C
         if "_" in token:
             at = lowered.find(token)
             original = text[at : at + len(token)] if at >= 0 else token

@@ -21,11 +21,6 @@ UNSCOPABLE_ACTIONS: dict[str, str] = {
     "xray:PutTraceSegments": "X-Ray has no resource-level permissions",
     "xray:PutTelemetryRecords": "X-Ray has no resource-level permissions",
 }
-# Managed policies SAM attaches on its own to the roles it generates.
-IMPLICIT_MANAGED_POLICIES: dict[str, str] = {
-    "AWSLambdaBasicExecutionRole": "every function without its own Role: write its CloudWatch logs",
-    "AWSXrayWriteOnlyAccess": "functions with Tracing: Active; X-Ray actions cannot be scoped",
-}
 _PLACEHOLDER = re.compile(r"\$\{[^}]+\}")
 POLICY_RESOURCES = {
     "AWS::IAM::Policy": "PolicyDocument",
@@ -150,24 +145,58 @@ def test_no_policy_hides_its_grants(template: dict[str, Any]) -> None:
     assert hidden_policy_findings(template) == []
 
 
-def test_sam_attaches_only_the_managed_policies_we_accept(template: dict[str, Any]) -> None:
-    assert implicit_managed_policies(template) <= IMPLICIT_MANAGED_POLICIES.keys()
-
-
-def test_the_check_reads_every_function_policy(template: dict[str, Any]) -> None:
-    functions = {
-        name
+def _functions(template: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    return {
+        name: resource["Properties"]
         for name, resource in template["Resources"].items()
         if resource.get("Type") == "AWS::Serverless::Function"
     }
+
+
+def _role_of(function: Mapping[str, Any]) -> str:
+    role = function["Role"]["Fn::GetAtt"]
+    return str(role[0] if isinstance(role, list) else role.split(".")[0])
+
+
+def test_sam_attaches_no_managed_policy(template: dict[str, Any]) -> None:
+    """SAM's generated roles would carry AWSLambdaBasicExecutionRole: log actions on every log group."""
+    assert implicit_managed_policies(template) == set()
+
+
+def test_every_function_runs_as_its_own_role(template: dict[str, Any]) -> None:
+    roles = [_role_of(function) for function in _functions(template).values()]
+    assert len(set(roles)) == len(roles)
+    assert all(template["Resources"][role]["Type"] == "AWS::IAM::Role" for role in roles)
+
+
+def test_each_function_writes_only_its_own_log_group(template: dict[str, Any]) -> None:
+    for name, function in _functions(template).items():
+        log_group = function["LoggingConfig"]["LogGroup"]["Ref"]
+        role = _role_of(function)
+        log_resources = [
+            statement["Resource"]
+            for where, statement in policy_statements(template)
+            if where.startswith(f"{role}.")
+            and any(str(action).startswith("logs:") for action in _as_list(statement["Action"]))
+        ]
+        assert log_resources == [{"Fn::GetAtt": [log_group, "Arn"]}], name
+
+
+def test_the_check_reads_every_function_policy(template: dict[str, Any]) -> None:
     covered = {where.split(".", 1)[0] for where, _ in policy_statements(template)}
-    assert functions <= covered
+    assert {_role_of(function) for function in _functions(template).values()} <= covered
     assert "MemoryBucketPolicy" in covered
 
 
 def _first_function_statement(t: dict[str, Any]) -> dict[str, Any]:
-    policies = t["Resources"]["AdaptiveTurnFunction"]["Properties"]["Policies"]
-    statement: dict[str, Any] = policies[0]["Statement"][0]
+    role = _role_of(t["Resources"]["AdaptiveTurnFunction"]["Properties"])
+    policies = t["Resources"][role]["Properties"]["Policies"]
+    statements = [
+        statement
+        for statement in policies[0]["PolicyDocument"]["Statement"]
+        if not str(_as_list(statement["Action"])[0]).startswith("xray:")
+    ]
+    statement: dict[str, Any] = statements[0]
     return statement
 
 
@@ -190,11 +219,11 @@ MUTATIONS: dict[str, Mutation] = {
     ].append({"Effect": "Allow", "Principal": "*", "Action": "s3:GetObject", "Resource": "*"}),
 }
 HIDDEN: dict[str, Mutation] = {
-    "managed_policy_name": lambda t: t["Resources"]["AdaptiveTurnFunction"]["Properties"]["Policies"].append(
-        "AmazonDynamoDBFullAccess"
+    "managed_policy_arn": lambda t: t["Resources"]["AdaptiveTurnRole"]["Properties"].update(
+        ManagedPolicyArns=["arn:aws:iam::aws:policy/AmazonDynamoDBFullAccess"]
     ),
-    "sam_policy_template": lambda t: t["Resources"]["AdaptiveTurnFunction"]["Properties"]["Policies"].append(
-        {"DynamoDBCrudPolicy": {"TableName": {"Ref": "CandidatesTable"}}}
+    "sam_policy_template": lambda t: t["Resources"]["AdaptiveTurnFunction"]["Properties"].update(
+        Policies=[{"DynamoDBCrudPolicy": {"TableName": {"Ref": "CandidatesTable"}}}]
     ),
 }
 
@@ -213,11 +242,7 @@ def test_each_hidden_grant_is_caught(template: dict[str, Any], mutation: str) ->
     assert hidden_policy_findings(mutated) != []
 
 
-def test_an_own_role_stops_the_implicit_policies(template: dict[str, Any]) -> None:
+def test_a_function_without_its_own_role_is_caught(template: dict[str, Any]) -> None:
     mutated = copy.deepcopy(template)
-    mutated["Globals"]["Function"]["Tracing"] = "PassThrough"
-    for resource in mutated["Resources"].values():
-        if resource.get("Type") == "AWS::Serverless::Function":
-            resource["Properties"]["Role"] = {"Fn::GetAtt": ["SomeRole", "Arn"]}
-    assert implicit_managed_policies(mutated) == set()
-    assert implicit_managed_policies(template) == set(IMPLICIT_MANAGED_POLICIES)
+    del mutated["Resources"]["AdaptiveTurnFunction"]["Properties"]["Role"]
+    assert implicit_managed_policies(mutated) == {"AWSLambdaBasicExecutionRole", "AWSXrayWriteOnlyAccess"}

@@ -153,16 +153,25 @@ def test_pre_answer_packs_the_best_passage_with_its_path_and_the_memories(turn: 
     assert "home/garden" not in reply.body["retrieval"]["sources"]
 
 
-def test_context_pack_mode_brings_loops_decisions_and_preferences_but_no_notes(turn: TurnHarness) -> None:
+HOME_NOTE = (
+    "# Home\n\n## Routines\n\nBins go out on Sunday night.\n\n## Open loops\n\n- Fix the garden gate latch.\n"
+)
+
+
+def test_context_pack_mode_brings_loops_decisions_preferences_and_the_notes_holding_them(
+    turn: TurnHarness,
+) -> None:
     seed_note(turn.stack, "real_life", "plans/deploy", DEPLOY_NOTE)
+    seed_note(turn.stack, "real_life", "topics/home", HOME_NOTE)
     seed_memory(turn.stack, "real_life", "call the landlord about the boiler", memory_type="open_loop")
     seed_memory(turn.stack, "real_life", "staging stays on the small instance", memory_type="risk")
     reply = turn.turn(namespace="real_life", user_message="continue where we left off", mode="pre_answer")
     assert reply.body["retrieval"]["mode"] == "context_pack"
     context = reply.body["context"]
     assert "call the landlord about the boiler" in context
-    assert "From your notes:" not in context and "small instance" not in context
-    assert reply.body["retrieval"]["sources"] == []
+    assert "From your notes:\n- topics/home § Home: # Home" in context and "garden gate latch" in context
+    assert "smoke tests" not in context and "small instance" not in context
+    assert reply.body["retrieval"]["sources"] == ["topics/home"]
 
 
 def test_warm_pre_answer_and_search_cost_one_read_in_total(turn: TurnHarness) -> None:

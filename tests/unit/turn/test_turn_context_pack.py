@@ -16,7 +16,7 @@ from pandora_memory.turn.context_pack import (
     rank,
 )
 from pandora_memory.turn.memory_ledger import MemoryLedger
-from pandora_memory.turn.search_context import PackLimits, SearchContextSource
+from pandora_memory.turn.search_context import STANDING_NOTE_WORDS, PackLimits, SearchContextSource
 
 RL = Namespace.REAL_LIFE
 
@@ -216,12 +216,18 @@ def test_hybrid_offers_the_best_notes_and_every_kind_of_memory() -> None:
     assert {item.namespace for item in items} == {"real_life"}
 
 
-def test_context_pack_mode_searches_memories_only_and_skips_unmatched_others() -> None:
-    source, search, _ = source_over(MEMORIES, [hit("plans/deploy", 9.0)])
+def test_context_pack_mode_offers_loops_decisions_preferences_and_the_notes_holding_them() -> None:
+    hits = [hit(f"topics/t{n}", 10.0 - n, f"open loop {n}") for n in range(5)]
+    source, search, _ = source_over(MEMORIES, hits)
     items = source.items(RL, "continue where we left off", RetrievalMode.CONTEXT_PACK)
     kinds = {item.kind for item in items}
-    assert kinds == {ContextKind.OPEN_LOOP, ContextKind.DECISION, ContextKind.PREFERENCE}
-    assert search.calls == [("continue where we left off", "memory/")]
+    assert kinds == {ContextKind.NOTE, ContextKind.OPEN_LOOP, ContextKind.DECISION, ContextKind.PREFERENCE}
+    assert [i.text for i in items if i.kind is ContextKind.NOTE] == [
+        "open loop 0",
+        "open loop 1",
+        "open loop 2",
+    ]
+    assert search.calls == [(f"continue where we left off {STANDING_NOTE_WORDS}", None)]
 
 
 def test_the_memories_come_from_what_the_search_loaded_not_a_second_read() -> None:

@@ -2,8 +2,11 @@
 
 hybrid       -> the message is the query over notes and memories: the best note passages, and every
                 memory ranked by how well it matched.
-context_pack -> no note search: open loops, recent decisions and preferences only (the same call with
-                `path_prefix="memory/"` keeps the index fresh and ranks the memories).
+context_pack -> a "what next" turn: open loops, recent decisions and preferences, and the few note
+                passages that hold them. Markdown memory keeps those under headings such as "Open
+                loops" or "Decisions", so the message is searched together with those standing words:
+                the sections about what the message names come first, and a user whose memory is
+                only Markdown files still gets a pack.
 Either way the search makes its one pointer GetItem (loads only when a generation moved), and the
 memories come from the ledger of what the search loaded: no second read.
 """
@@ -14,7 +17,7 @@ from typing import Protocol
 
 from pandora_memory.namespaces import Namespace
 from pandora_memory.policy.models import MemoryType, RetrievalMode
-from pandora_memory.search.memory_entries import MEMORY_KIND, MEMORY_PATH_PREFIX
+from pandora_memory.search.memory_entries import MEMORY_KIND
 from pandora_memory.search.reader import SearchResult
 from pandora_memory.storage.records import MemoryRecord
 from pandora_memory.turn.context_pack import ContextItem, ContextKind, rank
@@ -30,6 +33,8 @@ DECISION_TYPES = frozenset(
     }
 )
 HEADING_SEPARATOR = " › "
+# The words notes use for what a "what next" turn needs (headings count as a search field).
+STANDING_NOTE_WORDS = "open loops next steps todo blocked pending decisions decided preferences"
 
 
 class Searcher(Protocol):
@@ -46,6 +51,7 @@ class PackLimits:
 
     search_hits: int = 30  # notes and memories together, from the one search
     notes: int = 6
+    standing_notes: int = 3  # notes of a context_pack turn: the sections holding loops and decisions
     # A passage scoring under this share of the best one matched only a stray word of the message.
     note_min_relative_score: float = 0.3
     open_loops: int = 10
@@ -80,20 +86,16 @@ class SearchContextSource:
         if mode is RetrievalMode.NONE:
             return []
         hybrid = mode is RetrievalMode.HYBRID
-        hits = self._search.search(
-            namespace,
-            query,
-            limit=self._limits.search_hits,
-            path_prefix=None if hybrid else MEMORY_PATH_PREFIX,
-        )
+        search_text = query if hybrid else f"{query} {STANDING_NOTE_WORDS}"
+        hits = self._search.search(namespace, search_text, limit=self._limits.search_hits)
         records = self._ledger.latest(namespace)
-        if records is None or not query.strip():
+        if records is None or not search_text.strip():
             # A blank query makes the search return before it reads anything: load the memories here.
             records = tuple(self._ledger(namespace))
-        notes = self._notes(namespace, hits) if hybrid else []
+        notes = self._notes(namespace, hits, self._limits.notes if hybrid else self._limits.standing_notes)
         return [*notes, *self._memories(namespace, records, hits, hybrid)]
 
-    def _notes(self, namespace: Namespace, hits: Sequence[SearchResult]) -> list[ContextItem]:
+    def _notes(self, namespace: Namespace, hits: Sequence[SearchResult], limit: int) -> list[ContextItem]:
         chunks = [hit for hit in hits if hit.kind != MEMORY_KIND and hit.namespace is namespace]
         if not chunks:
             return []
@@ -108,7 +110,7 @@ class SearchContextSource:
                 score=hit.score,
                 source=hit.logical_path,
             )
-            for position, hit in enumerate(chunks[: self._limits.notes])
+            for position, hit in enumerate(chunks[:limit])
             if hit.score >= floor
         ]
 

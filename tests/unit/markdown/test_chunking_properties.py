@@ -3,6 +3,8 @@
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pandora_memory.markdown.chunking import STRATEGIES, ChunkerConfig, chunk_markdown
+from pandora_memory.markdown.structure import analyse
+from pandora_memory.markdown.transcript import exchange_starts, find_turns
 
 WORDS = st.sampled_from(
     ["deploy", "kael", "카엘은", "memory", "v2.3", "us-east-1", "中文", "—", "#253", "x" * 40]
@@ -33,7 +35,24 @@ LIST = st.lists(
     min_size=1,
     max_size=15,
 ).map("\n".join)
-BLOCK = st.one_of(HEADING, PARAGRAPH, FENCE, LIST, st.just("---"), st.just("> quoted # not heading"))
+# Chat-log turns in the shapes exports use; enough of them make a document a chat log.
+TURN = st.builds(
+    lambda label, line: label.format(line),
+    st.sampled_from(
+        [
+            "## User\n\n{}",
+            "### Assistant\n\n{}",
+            "**User:** {}",
+            "**Assistant:** {}",
+            "User: {}",
+            "Assistant: {}",
+        ]
+    ),
+    LINE,
+)
+BLOCK = st.one_of(
+    HEADING, PARAGRAPH, FENCE, LIST, TURN, TURN, st.just("---"), st.just("> quoted # not heading")
+)
 FRONT_MATTER = st.sampled_from(
     ["", "---\ntitle: x\n# fm heading\n---\n", "+++\ntitle = 'x'\n# fm heading\n+++\n"]
 )
@@ -50,6 +69,19 @@ def documents(draw: st.DrawFn) -> str:
     return front + body + draw(st.sampled_from(["", "\n", "  \n"]))
 
 
+@st.composite
+def chat_logs(draw: st.DrawFn) -> str:
+    """A title, then turns of both sides (each at least twice), some followed by other blocks."""
+    turns = draw(st.lists(TURN, min_size=4, max_size=30))
+    turns += ["## User\n\nask", "**User:** again", "### Assistant\n\nreply", "Assistant: done"]
+    order = draw(st.permutations(turns))
+    blocks = [draw(st.sampled_from(["# Title log", "Title log\nexported"]))]
+    for turn in order:
+        blocks.append(turn)
+        blocks.extend(draw(st.lists(BLOCK, max_size=2)))
+    return "\n\n".join(blocks) + "\n"
+
+
 CONFIGS = st.builds(
     lambda strategy, max_tokens, overlap, small: ChunkerConfig(strategy, max_tokens, overlap, small),
     st.sampled_from(STRATEGIES),
@@ -60,7 +92,7 @@ CONFIGS = st.builds(
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(documents(), CONFIGS)
+@given(st.one_of(documents(), chat_logs()), CONFIGS)
 def test_chunks_are_exact_ordered_slices_that_cover_every_visible_character(
     text: str, config: ChunkerConfig
 ) -> None:
@@ -78,16 +110,39 @@ def test_chunks_are_exact_ordered_slices_that_cover_every_visible_character(
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(documents(), CONFIGS)
+@given(st.one_of(documents(), chat_logs()), CONFIGS)
 def test_fenced_and_front_matter_lines_never_become_headings(text: str, config: ChunkerConfig) -> None:
     for chunk in chunk_markdown(text, config):
         for title in chunk.heading_path:
             assert "fenced" not in title and "fm heading" not in title
-            assert title.startswith("Title ") or title == ""
+            assert title.startswith("Title ") or title in ("", "User", "Assistant")
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(documents(), CONFIGS.filter(lambda config: config.strategy in ("window", "adaptive")))
+@given(chat_logs(), CONFIGS.filter(lambda config: config.strategy == "adaptive"))
+def test_chat_log_chunks_open_at_an_exchange_or_inside_an_oversized_one(
+    text: str, config: ChunkerConfig
+) -> None:
+    structure = analyse(text)
+    exchanges = [structure.offset(line) for line in exchange_starts(find_turns(structure))]
+    chunks = chunk_markdown(text, config)
+    if not exchanges or len(chunks) < 2:
+        return
+    bounds = [*exchanges[1:], len(text)]
+    for chunk in chunks:
+        assert not {"User", "Assistant"} & set(chunk.heading_path)
+        if chunk.start >= exchanges[0]:
+            # Either the chunk opens at an exchange, or it is a window of one exchange too big for a chunk.
+            opening = max(start for start in exchanges if start <= chunk.start)
+            closing = min(end for end in bounds if end > opening)
+            assert chunk.start == opening or chunk.end <= closing
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.one_of(documents(), chat_logs()),
+    CONFIGS.filter(lambda config: config.strategy in ("window", "adaptive")),
+)
 def test_windows_stay_within_the_token_budget(text: str, config: ChunkerConfig) -> None:
     chunks = chunk_markdown(text, config)
     if config.strategy == "window" or len(chunks) > 1:  # only a small file may be one bigger chunk

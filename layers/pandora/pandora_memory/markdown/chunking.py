@@ -9,10 +9,13 @@ Strategies:
   gives its own text before the first subsection and then recurses into the subsections. Text that is
   still too big is cut into windows (see windows.py). A section's text holds its heading line; a short
   introduction (a title, front matter) travels into the next chunk instead of standing alone.
+  A larger chat log (see transcript.py) is cut at its exchanges instead, a user turn with the replies
+  after it: consecutive exchanges share a chunk while they fit in `max_tokens`, and an exchange too big
+  for one is cut into windows. Role headings ("## User") never make sections of their own.
 
 Every chunk is a span [start, end) of the input with leading blank lines and trailing whitespace
 trimmed, so `text == input[start:end]`; spans cover every non-whitespace character. A chunk's heading
-path is the path of the deepest section that contains the whole chunk.
+path is the path of the deepest section that contains the whole chunk, role headings left out.
 """
 
 import hashlib
@@ -22,10 +25,12 @@ from dataclasses import asdict, dataclass, field
 
 from pandora_memory.markdown.structure import Structure, analyse
 from pandora_memory.markdown.token_estimate import MAX_TOKENS_PER_CHARACTER, SpanMeasure, estimate_tokens
+from pandora_memory.markdown.transcript import exchange_starts, find_turns, role_of_title
 from pandora_memory.markdown.windows import cuts_between, line_priorities, split_windows
 
 CHUNKER_NAME = "pandora-markdown"
-CHUNKER_VERSION = "1"
+# 2: chat logs are cut at exchanges, and role headings leave heading paths.
+CHUNKER_VERSION = "2"
 STRATEGIES = ("whole_file", "heading", "window", "adaptive")
 
 # An introduction this small (a fraction of max_tokens, heading line excluded) joins the next chunk.
@@ -115,6 +120,13 @@ def _deepest_path(root: _Section, start: int, end: int) -> tuple[str, ...]:
     return section.path
 
 
+def _topic_path(path: tuple[str, ...], transcript: bool) -> tuple[str, ...]:
+    """A chat log's role headings ("User", "Assistant") say who speaks, not what about."""
+    if not transcript:
+        return path
+    return tuple(heading for heading in path if role_of_title(heading) is None)
+
+
 class _Chunker:
     def __init__(self, text: str, config: ChunkerConfig) -> None:
         self.text = text
@@ -125,6 +137,8 @@ class _Chunker:
         self.priorities = line_priorities(
             self.structure, self.measure, config.max_tokens, structured=structured
         )
+        turns = find_turns(self.structure) if config.strategy == "adaptive" else ()
+        self.exchanges = exchange_starts(turns)
 
     def fits(self, start: int, end: int, budget: int) -> bool:
         return self.measure.fits(start, end, budget)
@@ -151,7 +165,33 @@ class _Chunker:
             return list(zip(starts, [*starts[1:], len(self.text)], strict=True))
         if self.fits(0, len(self.text), self.config.small_file_tokens):
             return everything
+        if self.exchanges:
+            return list(self.exchange_spans())
         return list(self.section_spans(root, None))
+
+    def exchange_spans(self) -> Iterator[tuple[int, int]]:
+        """Whole exchanges packed up to max_tokens; a short preamble (the log's title) joins the first."""
+        limit = self.config.max_tokens
+        starts = [self.structure.offset(line) for line in self.exchanges]
+        # The preamble opens the first exchange's span, unless it is big enough to stand alone.
+        opening = 0
+        if self.text[: starts[0]].strip() and not self.fits(0, starts[0], limit // _SMALL_INTRO_FRACTION):
+            yield from self.bounded(0, starts[0])
+            opening = starts[0]
+        bounds = list(zip([opening, *starts[1:]], [*starts[1:], len(self.text)], strict=True))
+        packed: tuple[int, int] | None = None
+        for start, end in bounds:
+            if packed is not None and self.fits(packed[0], end, limit):
+                packed = (packed[0], end)
+                continue
+            if packed is not None:
+                yield packed
+            packed = (start, end)
+            if not self.fits(start, end, limit):
+                yield from self.windows(start, end)
+                packed = None
+        if packed is not None:
+            yield packed
 
     def section_spans(self, section: _Section, carried: int | None) -> Iterator[tuple[int, int]]:
         """Spans of one section; `carried` is where a short introduction waiting for this section starts."""
@@ -206,6 +246,6 @@ def chunk_markdown(text: str, config: ChunkerConfig = ChunkerConfig()) -> list[C
             continue
         start, end = span
         body = text[start:end]
-        path = _deepest_path(root, start, end)
+        path = _topic_path(_deepest_path(root, start, end), bool(chunker.exchanges))
         chunks.append(Chunk(len(chunks), path, start, end, body, _chunk_hash(body), estimate_tokens(body)))
     return chunks

@@ -17,7 +17,8 @@ from pandora_memory.markdown.token_estimate import CJK_RANGES
 from pandora_memory.search.stemming import stem
 from pandora_memory.search.stopwords import ENGLISH_STOP_WORDS, KOREAN_PARTICLES, KOREAN_STOP_WORDS
 
-TOKENIZER_VERSION = "1"
+# 2: role headings of chat logs no longer cut a chunk into passages (passages.py).
+TOKENIZER_VERSION = "2"
 
 _WORD_CHAR = f"[^\\W{CJK_RANGES}]"
 _TOKEN = re.compile(f"([{CJK_RANGES}]+)|({_WORD_CHAR}+(?:[-./:@+#]{_WORD_CHAR}+)*)")

@@ -87,7 +87,12 @@ def assess_user(
         rule = RULE_SKIPPED_MOOD.get(clause.mood)
         if rule and rule not in applied:
             applied.append(rule)
-    uncertain = distinct_cues(hit for clause in kept for hit in clause.hits if hit.cue.family == UNCERTAINTY)
+    if kept is clauses:  # nothing taken back: `hits` already holds them, in the same order
+        uncertain = distinct_cues(hits.get(UNCERTAINTY, ()))
+    else:
+        uncertain = distinct_cues(
+            hit for clause in kept for hit in clause.hits if hit.cue.family == UNCERTAINTY
+        )
     if uncertain:
         applied.append(RULE_UNCERTAIN)
         cues.extend(uncertain)

@@ -6,6 +6,7 @@ a type that reviewers keep rejecting without touching its lexicon.
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from types import MappingProxyType
 from typing import Final
 
@@ -52,19 +53,28 @@ class TypeScores:
     cues: Mapping[MemoryType, tuple[str, ...]]
 
     def ranked(self, priority: Sequence[MemoryType]) -> list[tuple[MemoryType, float]]:
-        order = {memory_type: index for index, memory_type in enumerate(priority)}
-        return sorted(self.scores.items(), key=lambda item: (-item[1], order.get(item[0], len(order))))
+        order = _priority_order(tuple(priority))
+        unlisted = len(order)
+        return sorted(self.scores.items(), key=lambda item: (-item[1], order.get(item[0], unlisted)))
+
+
+@cache
+def _priority_order(priority: tuple[MemoryType, ...]) -> dict[MemoryType, int]:
+    """Built once per priority list (rules.toml has one), not on every turn."""
+    return {memory_type: index for index, memory_type in enumerate(priority)}
 
 
 def collect(clauses: Sequence[Clause], namespace: Namespace, rules: CandidateRules) -> TypeEvidence:
     """Cue hits, token shapes, clause labels and the few gated regexes, per memory type."""
     evidence = TypeEvidence()
+    add = evidence.add
+    type_of_family = _FAMILY_TO_TYPE.get
     shapes = rules.shapes
     for clause in clauses:
-        for hit in clause.hits:
-            memory_type = _FAMILY_TO_TYPE.get(hit.cue.family)
+        for cue, _, _ in clause.hits:
+            memory_type = type_of_family(cue.family)
             if memory_type is not None:
-                evidence.add(memory_type, hit.cue.text, hit.cue.weight)
+                add(memory_type, cue.text, cue.weight)
         if clause.shapes:
             # In rules.toml order: a set's iteration order changes between processes, and the cue
             # order (and the float sum of weights) must not.
@@ -98,18 +108,21 @@ def score(
     cues: dict[MemoryType, tuple[str, ...]] = {}
     folded = 0.0
     folded_cues: list[str] = []
+    found = evidence.cue_weights
     for memory_type, type_rules in rules.types.items():
-        raw = evidence.raw(memory_type)
+        # Inlined evidence.raw / evidence.cues: this runs for every type on every turn.
+        type_cues = found.get(memory_type)
+        raw = sum(type_cues.values()) if type_cues else 0
         if type_rules.needs_person and not has_person:
             raw = 0.0
         if namespace is Namespace.AU and memory_type in rules.real_life_only_types:
             folded += raw * rules.au_fold_factor
-            folded_cues.extend(evidence.cues(memory_type) if raw else [])
+            folded_cues.extend(type_cues if raw and type_cues else [])
             continue
         if namespace is Namespace.REAL_LIFE and memory_type is MemoryType.AU_CANON:
             continue
         scores[memory_type] = raw
-        cues[memory_type] = tuple(evidence.cues(memory_type)) if raw else ()
+        cues[memory_type] = tuple(type_cues) if raw and type_cues else ()
     if namespace is Namespace.AU:
         meta = any(hit.cue.family == WRITER_META for clause in clauses for hit in clause.hits)
         canon = (

@@ -44,7 +44,10 @@ class Reading:
     def cite(self, rule: str, cues: Sequence[str] = (), note: str = "") -> None:
         if rule not in self.rules:
             self.rules.append(rule)
-        self.cues.extend(cue for cue in cues if cue not in self.cues)
+        known = self.cues
+        for cue in cues:  # a plain loop: most calls pass no cues, and a generator costs a frame
+            if cue not in known:
+                known.append(cue)
         if note:
             self.notes.append(note)
 
@@ -118,7 +121,8 @@ def _gather(
     types = memory_types.collect(verdict.evidence, namespace, rules)
     commitment, commitment_cues = memory_types.commitment(verdict.evidence)
     gathered = _Gathered(types, commitment, commitment_cues, verdict.evidence)
-    own = max((types.raw(memory_type) for memory_type in types.cue_weights), default=0.0) + commitment
+    # The largest TypeEvidence.raw over the types present, summed in C.
+    own = max(map(sum, map(dict.values, types.cue_weights.values())), default=0.0) + commitment
     has_signal = own > 0.0
     accepting = verdict.accepts_proposal and own < rules.threshold
     if not assistant_text:

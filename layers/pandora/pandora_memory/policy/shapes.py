@@ -50,6 +50,7 @@ def token_shapes(
     found: set[str] = set()
     if _INNER_CAPITAL.search(text):
         found.add(CAPITALISED)
+    has_digit = _DIGIT.search(lowered) is not None  # one scan of the clause, not one per token
     for token in filterfalse(str.isalpha, tokens):  # most words are plain letters: skipped in C
         if "_" in token:
             at = lowered.find(token)
@@ -62,7 +63,7 @@ def token_shapes(
                 found.add(ENVIRONMENT_SUFFIX)
             if _REGION.fullmatch(token):
                 found.add(CLOUD_REGION)
-        if _DIGIT.search(token):
+        if has_digit and _DIGIT.search(token):
             found.add(NUMBER)
             shaped = _NUMBER_SHAPE.fullmatch(token)
             if shaped is not None and shaped.lastgroup:

@@ -24,6 +24,13 @@ WEAK = "weak"
 # message; the other runs only when the message has non-ASCII text.
 _ASCII_HEADS = re.compile(trie_pattern(word for word in HEAD_FAMILIES if word.isascii()))
 _OTHER_HEADS = re.compile(trie_pattern(word for word in HEAD_FAMILIES if not word.isascii()))
+# The other trie opens with c, h or l for a few words (contraseña, hasło, lösenord), so its scan stops
+# at most letters of a mostly Latin text. It can only match where one of these words is a substring
+# or where a text holds the first character of one of the rest: two C scans that decide when to run it.
+_OTHER_LATIN_LED = tuple(word for word in HEAD_FAMILIES if not word.isascii() and word[0].isascii())
+_OTHER_FIRSTS = re.compile(
+    "[" + "".join(sorted({re.escape(word[0]) for word in HEAD_FAMILIES if not word[0].isascii()})) + "]"
+)
 
 
 class Head(NamedTuple):
@@ -112,7 +119,9 @@ def find_heads(text: str, lowered: str) -> list[Head]:
         for match in _ASCII_HEADS.finditer(lowered)
         if (head := _head(text, lowered, match.group(), match.start(), match.end())) is not None
     ]
-    if not text.isascii():
+    if not text.isascii() and (
+        any(map(lowered.__contains__, _OTHER_LATIN_LED)) or _OTHER_FIRSTS.search(lowered) is not None
+    ):
         heads.extend(
             head
             for match in _OTHER_HEADS.finditer(lowered)

@@ -3,6 +3,7 @@
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import cache
 
 from pandora_memory.secrets.findings import Candidate
 from pandora_memory.secrets.trie import trie_pattern
@@ -14,7 +15,13 @@ Validator = Callable[[str], bool]
 class PatternRule:
     """`needles` are literal substrings (of the raw text, or of its lower-cased form when
     `lowercase_needles`); the regex only runs when one of them is present. The secret is the
-    named group ``secret`` when the pattern has one, else the whole match."""
+    named group ``secret`` when the pattern has one, else the whole match.
+
+    A pattern that opens with a lookbehind (``(?<![A-Za-z0-9_-])ghp_...``) is tried at every
+    position of the text; without it, the regex engine skips ahead to the opening literal or
+    character set, several times faster. `unanchored` is the pattern without that lookbehind
+    (compiled on first use: most rules never run in a process): it finds where the next match
+    may start, and `pattern` itself decides there."""
 
     name: str
     kind: str
@@ -23,16 +30,40 @@ class PatternRule:
     priority: int
     lowercase_needles: bool = False
     validate: Validator | None = None
+    unanchored: str | None = None
+
+    def _matches(self, text: str) -> Iterator[re.Match[str]]:
+        """Exactly `pattern.finditer(text)`. Before the first place `unanchored` matches, `pattern`
+        cannot match either; there it matches as finditer would, unless the lookbehind fails, and
+        then finditer itself goes on from the next position (rare: a token glued to a word)."""
+        if self.unanchored is None:
+            yield from self.pattern.finditer(text)
+            return
+        search = _compiled(self.unanchored, self.pattern.flags).search
+        position = 0
+        while (candidate := search(text, position)) is not None:
+            start = candidate.start()
+            match = self.pattern.match(text, start)
+            if match is None or match.end() == start:  # an empty match: finditer's own rules
+                yield from self.pattern.finditer(text, start if match else start + 1)
+                return
+            yield match
+            position = match.end()
 
     def candidates(self, text: str) -> Iterator[Candidate]:
         has_group = "secret" in self.pattern.groupindex
-        for match in self.pattern.finditer(text):
+        for match in self._matches(text):
             start, end = match.span("secret") if has_group else match.span()
             if start < 0 or start == end:
                 continue
             if self.validate is not None and not self.validate(text[start:end]):
                 continue
             yield Candidate(self.kind, start, end, self.name, self.priority)
+
+
+@cache
+def _compiled(source: str, flags: int) -> re.Pattern[str]:
+    return re.compile(source, flags)
 
 
 def rule(
@@ -45,15 +76,19 @@ def rule(
     flags: int = 0,
     lowercase_needles: bool = False,
     validate: Validator | None = None,
+    not_after: str | None = None,
 ) -> PatternRule:
+    """`not_after`: a one-character class that may not stand right before a match, for the
+    pattern ``(?<!not_after)pattern`` (see PatternRule)."""
     return PatternRule(
         name=name,
         kind=kind,
-        pattern=re.compile(pattern, flags),
+        pattern=re.compile(pattern if not_after is None else f"(?<!{not_after}){pattern}", flags),
         needles=needles,
         priority=priority,
         lowercase_needles=lowercase_needles,
         validate=validate,
+        unanchored=pattern if not_after is not None else None,
     )
 
 

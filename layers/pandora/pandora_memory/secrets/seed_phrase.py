@@ -34,8 +34,12 @@ NEEDLES = (
 )
 
 
+_ASCII_NEEDLES = tuple(needle for needle in NEEDLES if needle.isascii())
+
+
 def mentions_seed_phrase(lowered: str) -> bool:
-    return any(map(lowered.__contains__, NEEDLES))  # map: no Python-level loop per needle
+    needles = _ASCII_NEEDLES if lowered.isascii() else NEEDLES  # ASCII text holds no other needle
+    return any(map(lowered.__contains__, needles))  # map: no Python-level loop per needle
 
 
 def _runs(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
@@ -90,7 +94,17 @@ def _varied(text: str, start: int, end: int) -> bool:
     return len(set(words)) >= MIN_DISTINCT_RATIO * len(words)
 
 
+def _may_hold_run(text: str) -> bool:
+    """Whether MIN_WORDS BIP39 words stand one after another among the text's words, separators
+    aside: every run `_runs` yields is such a streak (its words are the whole text's words from the
+    window start on), so without one there is nothing to find. Counted in C, one byte per word."""
+    in_list = map(BIP39_WORDS.__contains__, map(str.lower, _WORD.findall(text)))
+    return b"\x01" * MIN_WORDS in bytes(in_list)
+
+
 def seed_phrase_candidates(text: str) -> Iterator[Candidate]:
+    if not _may_hold_run(text):  # most texts that mention a seed phrase only talk about one
+        return
     for start, end in _windows(text):
         for run_start, run_end in _runs(text, start, end):
             if _varied(text, run_start, run_end):

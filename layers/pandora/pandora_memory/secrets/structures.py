@@ -95,6 +95,8 @@ _SCHEME_KINDS = {
 
 
 def url_credentials(text: str) -> Iterator[Candidate]:
+    if "@" not in text:  # both forms hold one: most URLs carry no userinfo, and the scan is slow
+        return
     for match in _URL_USERINFO.finditer(text):
         password = match.group("secret")
         if password.isdigit() and not match.group("user"):
@@ -104,7 +106,7 @@ def url_credentials(text: str) -> Iterator[Candidate]:
         kind = _SCHEME_KINDS.get(match.group("scheme").lower().removeprefix("jdbc:"), "url_credentials")
         start, end = match.span("secret")
         yield Candidate(kind, start, end, "url-userinfo", PRIORITY)
-    for match in _URL_TOKEN_USER.finditer(text):
+    for match in _URL_TOKEN_USER.finditer(text) if "http" in text else ():
         if looks_random(match.group("secret")):
             start, end = match.span("secret")
             yield Candidate("url_credentials", start, end, "url-token-user", PRIORITY)
@@ -152,20 +154,28 @@ def _basic_credentials(encoded: str) -> bool:
     return ":" in decoded and decoded.isprintable()
 
 
+def _may_hold(text: str, word: str) -> bool:
+    """Whether a case-insensitive `word` can occur: in ASCII text only as text.lower() shows it (the
+    Unicode case rules also match a few letters beyond ASCII, so other text is always scanned)."""
+    return not text.isascii() or word in text.lower()
+
+
 def authorization_headers(text: str) -> Iterator[Candidate]:
-    for match in _BEARER.finditer(text):
+    # Each form is scanned only when its word is there: the rule runs when any one of them is.
+    bearer, basic = _may_hold(text, "bearer"), _may_hold(text, "basic")
+    for match in _BEARER.finditer(text) if bearer else ():
         value = match.group("secret")
         if value.startswith("eyJ") and classify_jwt(value) is None:
             continue
         if is_dismissed(value) or is_plain_language(value) or not looks_like_credential(value):
             continue
         yield Candidate("bearer_token", *match.span("secret"), "bearer-token", PRIORITY)
-    for match in _BASIC.finditer(text):
+    for match in _BASIC.finditer(text) if basic else ():
         value = match.group("secret")
         header = "authorization" in text[max(0, match.start() - 40) : match.start()].lower()
         if _basic_credentials(value) or (header and looks_like_credential(value)):
             yield Candidate("basic_auth", *match.span("secret"), "basic-auth-header", PRIORITY)
-    for match in _AUTHORIZATION.finditer(text):
+    for match in _AUTHORIZATION.finditer(text) if _may_hold(text, "authorization") else ():
         value = match.group("secret")
         if value.lower() in {"bearer", "basic", "digest", "negotiate", "ntlm", "token"}:
             continue
@@ -181,7 +191,12 @@ _USER_FLAG = re.compile(
 )
 
 
+_USER_FLAG_COMMANDS = ("curl", "http", "xh", "wget")  # one of them is in every _USER_FLAG match
+
+
 def command_line_user_password(text: str) -> Iterator[Candidate]:
+    if not any(map(text.__contains__, _USER_FLAG_COMMANDS)):
+        return
     for match in _USER_FLAG.finditer(text):
         raw = match.group("secret")
         start, end = strip_value(raw)
@@ -192,8 +207,10 @@ def command_line_user_password(text: str) -> Iterator[Candidate]:
 
 
 _QUOTED_OR_BARE = r"(?P<secret>\"[^\"\n]{1,256}\"|'[^'\n]{1,256}'|[^\s\"'|;&]{1,256})"
+# "-" opens the pattern and the lookbehind after it checks the character before that "-": the
+# engine then jumps from one "-" to the next instead of trying every position.
 _CREDENTIAL_FLAG = re.compile(
-    r"(?<![\w\-])--?(?P<name>[A-Za-z][\w\-]{0,40})(?:=|\s+)" + _QUOTED_OR_BARE,
+    r"-(?<![\w\-]-)-?(?P<name>[A-Za-z][\w\-]{0,40})(?:=|\s+)" + _QUOTED_OR_BARE,
 )
 _FLAG_WORDS = frozenset(
     {
@@ -219,6 +236,7 @@ _SHORT_PASSWORD_FLAG = re.compile(
     + r"|\bredis-cli\b[^\n|;&]{0,200}?\s-a\s+"
     + _QUOTED_OR_BARE.replace("secret", "secret2")
 )
+_SHORT_PASSWORD_COMMANDS = ("twine", "sshpass", "login", "redis-cli")  # in every match of the above
 
 
 def _flag_value(match: re.Match[str], group: str) -> Candidate | None:
@@ -240,10 +258,13 @@ def command_line_flags(text: str) -> Iterator[Candidate]:
         found = _flag_value(match, "secret")
         if found is not None:
             yield found
-    for match in _ATTACHED_MYSQL.finditer(text):
-        found = _flag_value(match, "secret")
-        if found is not None:
-            yield found
+    if "mysql" in text or "mariadb" in text:  # every _ATTACHED_MYSQL match names one
+        for match in _ATTACHED_MYSQL.finditer(text):
+            found = _flag_value(match, "secret")
+            if found is not None:
+                yield found
+    if not any(map(text.__contains__, _SHORT_PASSWORD_COMMANDS)):
+        return
     for match in _SHORT_PASSWORD_FLAG.finditer(text):
         found = _flag_value(match, "secret" if match.group("secret") else "secret2")
         if found is not None:

@@ -99,14 +99,17 @@ def is_placeholder(value: str) -> bool:
     lowered = value.lower()
     if lowered in PLACEHOLDER_WORDS or not value.strip():
         return True
-    if any(marker in lowered for marker in PLACEHOLDER_SUBSTRINGS):
+    if any(map(lowered.__contains__, PLACEHOLDER_SUBSTRINGS)):
         return True
-    mask = max((len(run) for run in _MASK_RUN.findall(value)), default=0)
+    mask = max(map(len, _MASK_RUN.findall(value)), default=0)
     if mask >= 4 and (mask >= 8 or mask * 4 >= len(value)):
         return True  # ghp_xxxxxxxx..., ********, abc****: a random key holds no long run of x
-    counts = Counter(lowered)
-    if len(value) >= 6 and (len(counts) <= 2 or counts.most_common(1)[0][1] > 0.6 * len(value)):
-        return True
+    if len(value) >= 6:
+        # The distinct characters and the commonest one's count, as Counter would give them,
+        # counted with str methods in C.
+        distinct = set(lowered)
+        if len(distinct) <= 2 or max(map(lowered.count, distinct)) > 0.6 * len(value):
+            return True
     parts = components(value)
     if any(part in PLACEHOLDER_SIGNAL_COMPONENTS for part in parts):
         return True

@@ -37,9 +37,6 @@ class StructureRule:
     needles: tuple[str, ...]
     find: CandidateFinder
 
-    def triggered(self, lowered: str) -> bool:
-        return any(map(lowered.__contains__, self.needles))  # map: no Python-level loop per needle
-
 
 _PRIVATE_KEY_BLOCK = re.compile(
     r"-----BEGIN(?P<label>(?: [A-Z0-9]+)*?) PRIVATE KEY(?: BLOCK)?-----"

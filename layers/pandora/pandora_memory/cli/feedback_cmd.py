@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, TextIO
 import boto3
 from botocore.exceptions import BotoCoreError, ClientError
 
+from pandora_memory.cli.group_options import remember_for_errors
 from pandora_memory.cli.local_target import LOCAL_CONFIG_PATH
 from pandora_memory.cli.review_api import (
     EXIT_UNREACHABLE,
@@ -149,4 +150,6 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         sub.add_argument("--local", action="store_true", help="use the local stack from `make dev`")
         sub.add_argument("--region")
         sub.add_argument("--local-config", default=str(LOCAL_CONFIG_PATH), help=argparse.SUPPRESS)
+    for action_parser in actions.choices.values():
+        remember_for_errors(action_parser)
     parser.set_defaults(run=run)

@@ -6,10 +6,12 @@ defaults; `show` prints what the functions will actually apply, with every probl
 
 import argparse
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from botocore.exceptions import BotoCoreError, ClientError
 
+from pandora_memory.cli.group_options import add_to_group_and_actions
 from pandora_memory.cli.local_target import LOCAL_CONFIG_PATH, LocalTargetError, ssm_client
 from pandora_memory.flags import (
     AUTO_CANDIDATE_QUEUE,
@@ -91,13 +93,19 @@ def _run(args: argparse.Namespace) -> int:
     return 1
 
 
+def _target_options(parser: argparse.ArgumentParser, default: Callable[[object], object]) -> None:
+    parser.add_argument("--stage", default=default("dev"), help="deployment stage (default dev)")
+    parser.add_argument(
+        "--local", action="store_true", default=default(False), help="use the running `make dev` stack"
+    )
+
+
 def register(subcommands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     parser = subcommands.add_parser("flags", help="show or set the autopilot flags (SSM)")
-    parser.add_argument("--stage", default="dev", help="deployment stage (default dev)")
-    parser.add_argument("--local", action="store_true", help="use the running `make dev` stack")
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
     actions.add_parser("show", help="stored values and what the functions will apply")
     setter = actions.add_parser("set", help="change one flag")
     setter.add_argument("name", choices=sorted(ALLOWED_VALUES))
     setter.add_argument("value")
+    add_to_group_and_actions(parser, actions, _target_options)
     parser.set_defaults(run=_run)

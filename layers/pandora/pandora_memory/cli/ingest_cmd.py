@@ -13,6 +13,7 @@ from typing import Any
 import boto3
 from botocore.exceptions import BotoCoreError, ClientError
 
+from pandora_memory.cli.group_options import remember_for_errors
 from pandora_memory.cli.local_target import LOCAL_CONFIG_PATH, LocalTargetError, load_local_target
 from pandora_memory.ingest.config import load_ingest_settings
 from pandora_memory.ingest.factory import CLIENT_CONFIG, build_pipeline
@@ -91,4 +92,6 @@ def register(subcommands: "argparse._SubParsersAction[argparse.ArgumentParser]")
     where.add_argument("--stack-name", help="a deployed stack, e.g. pandora-memory-dev")
     replay.add_argument("--max", type=int, default=100, help="at most this many dead letters (100)")
     replay.add_argument("--dry-run", action="store_true", help="count them, change nothing")
+    for action_parser in actions.choices.values():
+        remember_for_errors(action_parser)
     parser.set_defaults(run=_run)

@@ -1,6 +1,7 @@
 """`pandora-memory`: the command line of Pandora Memory. Each subcommand lives in its own module."""
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 
@@ -14,6 +15,7 @@ from pandora_memory.cli import (
     sync_cmd,
     token_cmd,
 )
+from pandora_memory.cli.group_options import ERROR_PARSER, remember_for_errors
 
 Registrar = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], None]
 
@@ -39,18 +41,27 @@ def build_parser() -> argparse.ArgumentParser:
     subcommands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for register in _registrars():
         register(subcommands)
+    for command in subcommands.choices.values():
+        remember_for_errors(command)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        chosen: argparse.ArgumentParser = getattr(args, ERROR_PARSER, parser)
+        chosen.error(f"unrecognized arguments: {' '.join(unknown)}")
     run: Callable[[argparse.Namespace], int] = args.run
     try:
         return run(args)
     except KeyboardInterrupt:
         print("pandora-memory: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (`... | head`): stop quietly, as other command-line tools do.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":

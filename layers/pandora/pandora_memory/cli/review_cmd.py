@@ -19,6 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from pandora_memory.cli.group_options import add_to_group_and_actions
 from pandora_memory.cli.local_target import LOCAL_CONFIG_PATH
 from pandora_memory.cli.review_api import ReviewApi, ReviewApiError, resolve_target
 from pandora_memory.cli.review_terminal import TerminalKeys, Walkthrough
@@ -140,24 +141,41 @@ def _limit(value: str) -> int:
     return number
 
 
+def _shared_options(parser: argparse.ArgumentParser, default: Callable[[object], object]) -> None:
+    parser.add_argument(
+        "--api-url", default=default(None), help="base URL of the API (the stack's ApiUrl output)"
+    )
+    parser.add_argument(
+        "--region", default=default(None), help="AWS region for SigV4 (default: from the URL or AWS config)"
+    )
+    parser.add_argument(
+        "--local", action="store_true", default=default(False), help="use the local stack from `make dev`"
+    )
+    parser.add_argument("--local-config", default=default(str(LOCAL_CONFIG_PATH)), help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--namespace",
+        choices=NAMESPACES,
+        default=default(Namespace.REAL_LIFE.value),
+        help=f"namespace to review or add to (default: {Namespace.REAL_LIFE.value})",
+    )
+    parser.add_argument(
+        "--status",
+        choices=STATUSES,
+        default=default(None),
+        help="only this status (default: list pending_review; walk both waiting)",
+    )
+    parser.add_argument("--limit", type=_limit, default=default(20), help="page size (1-100)")
+    parser.add_argument(
+        "--json", action="store_true", default=default(False), help="non-interactive: print the API's JSON"
+    )
+
+
 def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     parser = subparsers.add_parser(
         "review",
         help="review memory candidates (interactive, or --json for scripts)",
         description="Walk pending memory candidates and approve, edit, correct or reject them.",
     )
-    parser.add_argument("--api-url", help="base URL of the API (the stack's ApiUrl output)")
-    parser.add_argument("--region", help="AWS region for SigV4 (default: from the URL or AWS config)")
-    parser.add_argument("--local", action="store_true", help="use the local stack from `make dev`")
-    parser.add_argument("--local-config", default=str(LOCAL_CONFIG_PATH), help=argparse.SUPPRESS)
-    parser.add_argument("--namespace", choices=NAMESPACES, default=Namespace.REAL_LIFE.value)
-    parser.add_argument(
-        "--status",
-        choices=STATUSES,
-        help="only this status (default: list pending_review; walk both waiting)",
-    )
-    parser.add_argument("--limit", type=_limit, default=20, help="page size (1-100)")
-    parser.add_argument("--json", action="store_true", help="non-interactive: print the API's JSON")
     actions = parser.add_subparsers(dest="review_action", metavar="ACTION")
 
     listing = actions.add_parser("list", help="list candidates")
@@ -182,5 +200,6 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     add.add_argument("--memory-type", required=True, choices=MEMORY_TYPES)
     add.add_argument("--sensitivity", choices=SENSITIVITIES)
 
+    add_to_group_and_actions(parser, actions, _shared_options)
     # `review --json` alone lists, so the listing options need values without the `list` word.
     parser.set_defaults(run=run, all=False, cursor=None)

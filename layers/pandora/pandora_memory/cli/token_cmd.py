@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from botocore.exceptions import BotoCoreError, ClientError
 
+from pandora_memory.cli.group_options import add_to_group_and_actions
 from pandora_memory.cli.local_target import LOCAL_CONFIG_PATH, LocalTargetError, ssm_client
 from pandora_memory.namespaces import Namespace
 from pandora_memory.storage.token_store import TokenAlreadyExistsError, TokenStore, UnknownTokenError
@@ -93,10 +94,13 @@ def run_token(args: argparse.Namespace, clients: ClientFactory = ssm_client) -> 
     return 1
 
 
-def _add_target_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--stage", default="dev", help="deployment stage (default: dev)")
+def _target_options(parser: argparse.ArgumentParser, default: Callable[[object], object]) -> None:
+    parser.add_argument("--stage", default=default("dev"), help="deployment stage (default: dev)")
     parser.add_argument(
-        "--local", action="store_true", help="use the running local stack (.pandora/local.json)"
+        "--local",
+        action="store_true",
+        default=default(False),
+        help="use the running local stack (.pandora/local.json)",
     )
 
 
@@ -107,13 +111,11 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     create = actions.add_parser("create", help="mint a token; prints it once")
     create.add_argument("--namespace", required=True, choices=sorted(SCOPES), help="token scope")
     create.add_argument("--label", default="", type=_label, help="a note to recognise the token by")
-    _add_target_options(create)
 
-    listing = actions.add_parser("list", help="list token ids, scopes and labels (never secrets)")
-    _add_target_options(listing)
+    actions.add_parser("list", help="list token ids, scopes and labels (never secrets)")
 
     revoke = actions.add_parser("revoke", help="delete a token")
     revoke.add_argument("token_id", metavar="ID")
-    _add_target_options(revoke)
+    add_to_group_and_actions(token, actions, _target_options)
 
     token.set_defaults(run=run_token)

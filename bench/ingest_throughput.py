@@ -9,6 +9,8 @@ counted, and its AWS calls by operation. Then every file is uploaded again uncha
 same bytes) and ingested again: it must write no chunks (BatchWriteItem/PutItem on the chunks table = 0).
 Through the local stack: the same corpus uploaded with boto3 put_object to the local bucket, the
 S3 → SQS → handler bridge delivering the events, timed until every document is active.
+Then the scaling of one document's ingest with the namespace's size (bench/projection_scale.py: 1k and
+10k documents; quick mode 1k only).
 """
 
 import logging
@@ -18,6 +20,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from bench import projection_scale
 from bench.aws_env import (
     AwsCall,
     fresh_container,
@@ -184,6 +187,11 @@ def run(quick: bool = False) -> Section:
             f"{len(corpus)} documents active {elapsed:.1f} s after the first upload "
             f"({active / elapsed:.1f} files/s end to end), {dead} dead letters."
         )
+    scale_lines, scale_figures = projection_scale.report(
+        projection_scale.QUICK_SIZES if quick else projection_scale.SIZES
+    )
+    figures.update(scale_figures)
+    lines += ["", *scale_lines]
     lines.append("\nAbsolute times are this machine's.")
     return Section("Markdown ingest throughput", "\n".join(lines), figures)
 

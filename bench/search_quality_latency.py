@@ -11,6 +11,10 @@ the timed calls are the ones scored.
 Memory is the resident-set growth while each engine is built at the largest size (the chunk entries
 themselves already exist; FTS5 keeps its own copy of the text).
 Aims: quality at least the others' at every size; median latency within twice FTS5's.
+"Pandora stored shards" is the search reader's shape: one index per namespace over that namespace's
+shards as stored in S3 (cut by path hash, encoded and decoded). Its rankings are compared, question by
+question (keys and scores), with one whole-namespace snapshot of the same entries, the format it
+replaced: they must be identical.
 """
 
 import gc
@@ -23,12 +27,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from pandora_memory.search.index import SearchEntry
+from pandora_memory.search.index import LexicalIndex, SearchEntry
+from pandora_memory.search.shards import ROOT, leaves
+from pandora_memory.search.snapshot import decode_shard, decode_snapshot, encode_snapshot
 
 from bench.corpus import distractor_entries
 from bench.plots import line_panels
 from bench.report import REPORT_PATH, Section, median, percentile
-from bench.retrieval_eval import NAMESPACES, Quality, Ranker, corpus_entries, evaluate, questions
+from bench.retrieval_eval import NAMESPACES, TOP, Quality, Ranker, corpus_entries, evaluate, questions
 from bench.search_engines import Fts5Engine, PandoraEngine, RankBm25Engine, fts5_compiled_in
 
 SIZES = (1_000, 10_000, 100_000)
@@ -42,14 +48,81 @@ LATENCY_AIM = 2.0
 class Engine(Protocol):
     name: str
 
+    def __init__(self, entries: Sequence[SearchEntry]) -> None: ...
+
     def search(self, namespace: str, query: str) -> list[str]: ...
 
 
-ENGINES: tuple[type[PandoraEngine] | type[RankBm25Engine] | type[Fts5Engine], ...] = (
-    PandoraEngine,
-    RankBm25Engine,
-    Fts5Engine,
-)
+def _by_namespace(entries: Sequence[SearchEntry]) -> dict[str, list[SearchEntry]]:
+    grouped: dict[str, list[SearchEntry]] = {}
+    for entry in entries:
+        grouped.setdefault(entry.namespace, []).append(entry)
+    return grouped
+
+
+def stored_shards_index(entries: Sequence[SearchEntry]) -> LexicalIndex:
+    """One namespace's index as the reader loads it: its shards, each encoded and decoded."""
+    documents = {entry.logical_path: entry.revision_id for entry in entries}
+    cut = leaves(ROOT, documents, entries)
+    return LexicalIndex([decode_shard(encode_snapshot(shard.segment, shard.documents))[0] for shard in cut])
+
+
+class StoredShardsEngine:
+    name = "Pandora stored shards"
+
+    def __init__(self, entries: Sequence[SearchEntry]) -> None:
+        grouped = _by_namespace(entries).items()
+        self.indexes = {namespace: stored_shards_index(own) for namespace, own in grouped}
+
+    def search(self, namespace: str, query: str) -> list[str]:
+        return [
+            hit.entry.key for hit in self.indexes[namespace].search(query, limit=TOP, namespace=namespace)
+        ]
+
+
+def oracle_agreement(entries: Sequence[SearchEntry], engine: StoredShardsEngine) -> tuple[int, int]:
+    """Questions whose top results (keys and scores) equal one whole-namespace snapshot's, and all."""
+    whole = {
+        namespace: LexicalIndex([decode_snapshot(encode_snapshot(own))])
+        for namespace, own in _by_namespace(entries).items()
+    }
+    asked = questions()
+    same = 0
+    for question in asked:
+        ranked = [
+            [(hit.entry.key, hit.score) for hit in index.search(question.text, limit=TOP)]
+            for index in (whole[question.namespace], engine.indexes[question.namespace])
+        ]
+        same += ranked[0] == ranked[1]
+    return same, len(asked)
+
+
+ENGINES: tuple[type[Engine], ...] = (PandoraEngine, RankBm25Engine, Fts5Engine)
+
+
+@dataclass(frozen=True)
+class ShardFigures:
+    build_s: float
+    median_ms: float
+    same: int
+    asked: int
+
+
+def measure_stored_shards(size: int) -> ShardFigures:
+    """The reader's shape at one size: build time, warm median latency and agreement with one snapshot."""
+    entries = entries_of_size(size)
+    started = time.perf_counter()
+    engine = StoredShardsEngine(entries)
+    build_s = time.perf_counter() - started
+    same, asked = oracle_agreement(entries, engine)
+    for question in questions()[:10]:
+        engine.search(question.namespace, question.text)
+    samples = []
+    for question in questions():
+        started = time.perf_counter()
+        engine.search(question.namespace, question.text)
+        samples.append((time.perf_counter() - started) * 1000)
+    return ShardFigures(build_s, median(samples), same, asked)
 
 
 @dataclass
@@ -147,7 +220,11 @@ def _verdicts(by_size: dict[int, dict[str, EngineResult]]) -> list[str]:
     lines = []
     for size, results in sorted(by_size.items()):
         ours = results[PandoraEngine.name]
-        others = [result for name, result in results.items() if name != PandoraEngine.name]
+        others = [
+            result
+            for name, result in results.items()
+            if name not in {PandoraEngine.name, StoredShardsEngine.name}
+        ]
         quality_met = all(
             ours.quality.hit_at_1 >= other.quality.hit_at_1 and ours.quality.mrr >= other.quality.mrr
             for other in others
@@ -157,6 +234,7 @@ def _verdicts(by_size: dict[int, dict[str, EngineResult]]) -> list[str]:
             f"- {size:,} chunks: quality at least the others' — {'met' if quality_met else 'MISSED'}; "
             f"latency {ratio:.2f}× FTS5's median — {'met' if ratio <= LATENCY_AIM else 'MISSED'}."
         )
+
     return lines
 
 
@@ -190,6 +268,7 @@ def run(quick: bool = False, sizes: Sequence[int] | None = None) -> Section:
     )
     text_mb = sum(len(entry.text.encode()) for entry in entries_of_size(largest)) / 1e6
     plot(by_size)
+    stored = {size: measure_stored_shards(size) for size in sorted(sizes)}
     body = "\n".join(
         [
             (__doc__ or "").strip(),
@@ -205,6 +284,13 @@ def run(quick: bool = False, sizes: Sequence[int] | None = None) -> Section:
             "",
             *_verdicts(by_size),
             "",
+            *(
+                f"- {size:,} chunks, {StoredShardsEngine.name}: built in {found.build_s:.1f} s, warm median "
+                f"{found.median_ms:.2f} ms; {found.same} of {found.asked} questions ranked (keys and scores) "
+                f"exactly as one whole snapshot ranks them — {'met' if found.same == found.asked else 'MISSED'}."
+                for size, found in stored.items()
+            ),
+            "",
             f"![search latency and quality against corpus size]({PLOT.name})",
         ]
     )
@@ -214,6 +300,10 @@ def run(quick: bool = False, sizes: Sequence[int] | None = None) -> Section:
             figures[f"median_ms:{name}@{size}"] = result.median_ms
             figures[f"mrr:{name}@{size}"] = result.quality.mrr
             figures[f"hit1:{name}@{size}"] = result.quality.hit_at_1
+
+    for size, found in stored.items():
+        figures[f"shard_agreement@{size}"] = found.same / max(1, found.asked)
+        figures[f"median_ms:{StoredShardsEngine.name}@{size}"] = found.median_ms
     return Section("Search quality and latency against rank-bm25 and SQLite FTS5", body, figures)
 
 

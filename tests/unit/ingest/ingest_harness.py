@@ -193,7 +193,12 @@ class IngestHarness:
         ]
 
     def pointer(self, namespace: str = "real_life") -> ProjectionPointer:
-        return self.projections.pointer(Namespace(namespace), with_documents=True)
+        return self.projections.pointer(Namespace(namespace), consistent=True)
+
+    def projected_documents(self, namespace: str = "real_life") -> dict[str, str]:
+        """Logical path -> content hash of every document the projection shows (from its shards)."""
+        shards = self.projections.shards(self.pointer(namespace))
+        return {path: digest for shard in shards for path, digest in shard.documents.items()}
 
     def searchable(self, namespace: str = "real_life") -> list[SearchEntry]:
         """What ordinary search sees: the entries of the snapshot the pointer names."""

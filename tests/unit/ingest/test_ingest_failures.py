@@ -32,8 +32,10 @@ REPOSITORY_STEPS = [
     ("chunk_write", ChunkRepository, "write"),
     ("history_read", RevisionRepository, "read_text"),
     ("projection_read", ProjectionRepository, "pointer"),
-    ("projection_read", ProjectionRepository, "load_analysed"),
-    ("snapshot_write", ProjectionRepository, "write_snapshot"),
+    ("projection_read", ProjectionRepository, "manifest"),
+    ("projection_read", ProjectionRepository, "load_shard"),
+    ("snapshot_write", ProjectionRepository, "write_shard"),
+    ("snapshot_write", ProjectionRepository, "write_manifest"),
     ("swap", ProjectionRepository, "swap"),
 ]
 
@@ -174,7 +176,7 @@ def test_a_failed_first_version_is_pending_and_invisible_until_completed(
     ingest: IngestHarness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     record = ingest.put("projects/plan", V2)
-    fail(monkeypatch, ProjectionRepository, "write_snapshot")
+    fail(monkeypatch, ProjectionRepository, "write_manifest")
 
     with pytest.raises(IngestStepError):
         ingest.deliver(record)

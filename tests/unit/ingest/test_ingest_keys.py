@@ -6,7 +6,8 @@ from pandora_memory.ingest.s3_keys import (
     MAX_LOGICAL_PATH_BYTES,
     MemoryKey,
     parse_memory_key,
-    projection_snapshot_key,
+    projection_manifest_key,
+    projection_shard_key,
     revision_snapshot_key,
 )
 from pandora_memory.namespaces import Namespace
@@ -74,6 +75,9 @@ def test_the_longest_allowed_path_still_fits_a_chunk_key() -> None:
 
 def test_derived_keys_start_with_their_namespace() -> None:
     assert revision_snapshot_key(Namespace.AU, "ab" * 32).startswith("revisions/au/")
-    assert projection_snapshot_key(Namespace.REAL_LIFE, 7, "cd" * 32) == (
-        f"projections/real_life/000000000007-{'cd' * 8}.json.gz"
+    assert projection_manifest_key(Namespace.REAL_LIFE, 7, "cd" * 32) == (
+        f"projections/real_life/manifests/000000000007-{'cd' * 8}.json.gz"
+    )
+    assert projection_shard_key(Namespace.AU, "01", 7, "cd" * 32) == (
+        f"projections/au/shards/s01/000000000007-{'cd' * 8}.idx.gz"
     )

@@ -148,7 +148,7 @@ def test_without_sequencers_successive_uploads_within_one_second_all_apply(inges
 def test_a_concurrent_writer_moving_the_generation_makes_the_swap_rebuild_on_it(
     ingest: IngestHarness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    original = ProjectionRepository.write_snapshot
+    original = ProjectionRepository.write_manifest
     interleaved: list[str] = []
 
     def racing(self: ProjectionRepository, *args: Any, **kwargs: Any) -> str:
@@ -158,7 +158,7 @@ def test_a_concurrent_writer_moving_the_generation_makes_the_swap_rebuild_on_it(
             ingest.upload("projects/other", V3)  # completes its own swap in between
         return key
 
-    monkeypatch.setattr(ProjectionRepository, "write_snapshot", racing)
+    monkeypatch.setattr(ProjectionRepository, "write_manifest", racing)
 
     outcome = ingest.upload("projects/plan", V1)
 

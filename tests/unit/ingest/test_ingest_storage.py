@@ -1,11 +1,14 @@
 """The storage decision's mutation tests: what each kind of change writes, and what search then sees."""
 
 import json
+from typing import Any
 
-from pandora_memory.ingest.outcomes import ChangeKind, OutcomeKind
+import pytest
+from pandora_memory.ingest.outcomes import ChangeKind, IngestStepError, OutcomeKind
+from pandora_memory.ingest.projections import ProjectionRepository
 from pandora_memory.markdown.chunking import CHUNKER_NAME, CHUNKER_VERSION
 from pandora_memory.namespaces import Namespace
-from pandora_memory.search.snapshot import index_from_snapshot
+from pandora_memory.search.index import LexicalIndex
 from unit.ingest.ingest_harness import IngestHarness, ingest_fixture  # noqa: F401 - the `ingest` fixture
 
 PLAN_V1 = (
@@ -33,7 +36,7 @@ def test_a_new_document_becomes_a_revision_its_chunks_and_a_searchable_projectio
     assert revision.chunker["config"]["strategy"] == "adaptive"
     assert revision.chunk_count == len(ingest.chunk_items("projects/plan")) > 0
     assert "Friday" in ingest.searchable_text("projects/plan")
-    assert ingest.pointer().documents == {"projects/plan": revision.content_hash}
+    assert ingest.projected_documents() == {"projects/plan": revision.content_hash}
     assert ingest.metrics.documents == ["create"]
     assert ingest.metrics.swaps == 1
 
@@ -128,7 +131,7 @@ def test_a_delete_tombstones_the_document_and_removes_its_search_rows(ingest: In
 
     assert outcome.change_kind is ChangeKind.DELETE
     assert {entry.logical_path for entry in ingest.searchable()} == {"projects/other"}
-    assert "projects/plan" not in ingest.pointer().documents
+    assert "projects/plan" not in ingest.projected_documents()
     document = ingest.document("projects/plan")
     assert document is not None
     assert document["tombstoned"] is True
@@ -170,6 +173,7 @@ def test_the_same_text_deleted_at_several_paths_makes_the_create_a_plain_create(
 ) -> None:
     ingest.upload("a/plan", PLAN_V1)
     ingest.upload("b/plan", PLAN_V1)
+    ingest.clock.advance(ingest.settings.rename_window_seconds + 1)  # long-standing twins, not a copy
     ingest.delete("a/plan")
     ingest.delete("b/plan")
 
@@ -178,6 +182,72 @@ def test_the_same_text_deleted_at_several_paths_makes_the_create_a_plain_create(
     assert outcome.change_kind is ChangeKind.CREATE
     [revision] = ingest.history("c/plan")
     assert revision.previous_logical_path is None
+
+
+def test_a_copy_then_delete_is_recorded_as_a_rename_on_the_delete(ingest: IngestHarness) -> None:
+    """S3 renames arrive as a create of the new key, then a delete of the old one."""
+    ingest.upload("drafts/plan", PLAN_V1)
+    assert ingest.upload("projects/plan", PLAN_V1).change_kind is ChangeKind.CREATE
+
+    outcome = ingest.delete("drafts/plan")
+
+    assert outcome.change_kind is ChangeKind.RENAME
+    [original, moved] = ingest.history("drafts/plan")
+    assert moved.change_kind == "rename" and moved.renamed_to == "projects/plan"
+    assert original.superseded_by == moved.revision_key and original.summary == "renamed to projects/plan"
+    old = ingest.document("drafts/plan")
+    assert old is not None and old["tombstoned"] is True and old["renamed_to"] == "projects/plan"
+    assert [revision.change_kind for revision in ingest.history("projects/plan")] == ["create"]
+    assert {entry.logical_path for entry in ingest.searchable()} == {"projects/plan"}
+    assert ingest.metrics.documents == ["create", "create", "rename"]
+    # The consumed tombstone is the source of no later rename.
+    assert ingest.upload("archive/plan", PLAN_V1).change_kind is ChangeKind.CREATE
+
+
+def test_a_delete_is_a_plain_delete_when_the_copy_is_ambiguous_old_or_edited(ingest: IngestHarness) -> None:
+    ingest.upload("a/plan", PLAN_V1)
+    ingest.upload("b/plan", PLAN_V1)
+    ingest.upload("c/plan", PLAN_V1)
+    assert ingest.delete("a/plan").change_kind is ChangeKind.DELETE, "two copies: which one is unknowable"
+
+    ingest.upload("d/notes", PLAN_V2)
+    ingest.upload("e/notes", PLAN_V1)
+    ingest.upload("e/notes", PLAN_V2)  # an edit: e/notes is no fresh copy of d/notes
+    assert ingest.delete("d/notes").change_kind is ChangeKind.DELETE
+
+    ingest.upload("f/log", "# Log\n\nKept twice on purpose.\n")
+    ingest.upload("g/log", "# Log\n\nKept twice on purpose.\n")
+    ingest.clock.advance(ingest.settings.rename_window_seconds + 1)
+    assert ingest.delete("f/log").change_kind is ChangeKind.DELETE, "the copy is older than the window"
+    assert "renamed_to" not in (ingest.document("f/log") or {})
+
+
+def test_a_rename_on_delete_whose_copy_changed_before_the_swap_is_retried_as_a_delete(
+    ingest: IngestHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ingest.upload("drafts/plan", PLAN_V1)
+    ingest.upload("projects/plan", PLAN_V1)
+    original = ProjectionRepository.swap
+    edited: list[str] = []
+
+    def edit_first(self: ProjectionRepository, *args: Any, **kwargs: Any) -> Any:
+        if not edited:
+            edited.append("projects/plan")
+            ingest.upload("projects/plan", PLAN_V2)  # the copy is edited between lookup and swap
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(ProjectionRepository, "swap", edit_first)
+    record = ingest.remove("drafts/plan")
+    with pytest.raises(IngestStepError):
+        ingest.deliver(record)
+    assert "Friday" in ingest.searchable_text("drafts/plan"), "the refused swap hid nothing"
+
+    outcome = ingest.deliver(record)
+
+    assert outcome.change_kind is ChangeKind.DELETE
+    old = ingest.document("drafts/plan")
+    assert old is not None and "renamed_to" not in old
+    assert {entry.logical_path for entry in ingest.searchable()} == {"projects/plan"}
 
 
 def test_a_create_long_after_a_delete_is_not_a_rename(ingest: IngestHarness) -> None:
@@ -252,13 +322,13 @@ def test_a_large_document_keeps_every_item_small(ingest: IngestHarness) -> None:
     assert ingest.revisions.read_text(revision.snapshot_key) == text
 
 
-def test_the_snapshot_builds_the_search_index_the_reader_uses(ingest: IngestHarness) -> None:
+def test_the_shards_build_the_search_index_the_reader_uses(ingest: IngestHarness) -> None:
     ingest.upload("projects/plan", PLAN_V1)
     ingest.upload("projects/launch", "# Launch\n\nThe rocket leaves at dawn.\n")
     ingest.upload("projects/plan", PLAN_V2)
 
     pointer = ingest.projections.pointer(Namespace.REAL_LIFE)
-    index = index_from_snapshot(ingest.projections.read_snapshot(pointer.snapshot_key))
+    index = LexicalIndex([shard.segment for shard in ingest.projections.shards(pointer)])
 
     [hit] = index.search("rocket dawn", limit=1)
     assert hit.entry.logical_path == "projects/launch"

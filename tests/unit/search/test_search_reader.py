@@ -12,7 +12,9 @@ from pandora_memory.namespaces import Namespace, UnknownNamespaceError
 from pandora_memory.policy.models import MemoryType
 from pandora_memory.search.index import SearchEntry, analyse_entry
 from pandora_memory.search.reader import NamespaceMismatchError, SearchService, SearchUnavailableError
-from pandora_memory.search.segment import Segment, build_segment
+from pandora_memory.search.segment import build_segment
+from pandora_memory.search.shards import Shard
+from pandora_memory.storage.records import to_item
 from unit.search.legacy_snapshot import version_1
 from unit.search.search_harness import SearchHarness, search_fixture  # noqa: F401 - the `search` fixture
 
@@ -193,39 +195,65 @@ def test_empty_queries_and_limits_read_nothing(search: SearchHarness) -> None:
     assert len(search.search("real_life", "tomatoes", limit=10_000)) == 1
 
 
-def test_a_version_1_snapshot_is_rebuilt_from_its_entries_and_upgraded_by_the_next_ingest(
+def _install_legacy_pointer(search: SearchHarness, body: bytes) -> str:
+    """The pointer as written before shards: one whole-namespace snapshot and the document map."""
+    ingest = search.ingest
+    documents = ingest.projected_documents()
+    generation = ingest.pointer().generation
+    key = f"projections/real_life/{generation:012d}-{'0' * 16}.json.gz"
+    ingest.s3.put_object(Bucket=ingest.bucket, Key=key, Body=body)
+    ingest.dynamodb.put_item(
+        TableName=ingest.settings.projections_table,
+        Item=to_item(
+            {"namespace": "real_life", "generation": generation, "snapshot_key": key, "documents": documents}
+        ),
+    )
+    return key
+
+
+def test_a_pre_shard_version_1_snapshot_is_served_and_cut_into_shards_by_the_next_ingest(
     search: SearchHarness,
 ) -> None:
     search.ingest.upload("projects/deploy-notes", DEPLOY)
     search.ingest.upload("home/garden", GARDEN)
     expected = search.search("real_life", "roll back the live alias", limit=5)
-    pointer = search.ingest.pointer()
-    assert pointer.snapshot_key is not None
-    search.ingest.s3.put_object(
-        Bucket=search.ingest.bucket, Key=pointer.snapshot_key, Body=version_1(search.ingest.searchable())
-    )
+    legacy_key = _install_legacy_pointer(search, version_1(search.ingest.searchable()))
     search.service.forget()
 
     assert search.search("real_life", "roll back the live alias", limit=5) == expected
+    assert search.ingest.pointer().snapshot_key == legacy_key
 
     search.ingest.upload("home/recipes", RECIPES)
     assert search.paths("real_life", "oat milk pancakes")[0] == "home/recipes"
     assert search.paths("real_life", "roll back the live alias", limit=1) == [expected[0].logical_path]
-    upgraded = search.ingest.pointer().snapshot_key
-    assert upgraded is not None
-    stored = search.ingest.s3.get_object(Bucket=search.ingest.bucket, Key=upgraded)
-    assert gzip.decompress(stored["Body"].read()).startswith(b"pandora-search-index")
+    pointer = search.ingest.pointer()
+    assert pointer.manifest_key is not None and pointer.legacy_snapshot_key is None
+    assert pointer.legacy_documents == {}, "the swap drops the pointer's document map"
+    assert set(search.ingest.projected_documents()) == {
+        "projects/deploy-notes",
+        "home/garden",
+        "home/recipes",
+    }
+    manifest = search.ingest.projections.manifest(pointer)
+    assert manifest is not None
+    for ref in manifest.shards:
+        stored = search.ingest.s3.get_object(Bucket=search.ingest.bucket, Key=ref.key)
+        assert ref.key.endswith(".idx.gz")
+        assert gzip.decompress(stored["Body"].read()).startswith(b"pandora-search-index")
 
 
 class _ForeignSnapshot:
-    """A projection whose snapshot wrongly holds an entry of the other namespace."""
+    """A projection whose shard wrongly holds an entry of the other namespace."""
 
-    def pointer(self, namespace: Namespace, *, with_documents: bool = False) -> ProjectionPointer:
-        return ProjectionPointer(namespace=namespace, generation=1, snapshot_key="projections/x.json.gz")
+    def pointer(self, namespace: Namespace, *, consistent: bool = False) -> ProjectionPointer:
+        return ProjectionPointer(namespace=namespace, generation=1, manifest_key="projections/x.json.gz")
 
-    def load_analysed(self, snapshot_key: str | None) -> Segment:
+    def shard_keys(self, pointer: ProjectionPointer) -> tuple[str, ...]:
+        return (f"projections/{pointer.namespace.value}/shards/s/1.idx.gz",)
+
+    def load_shard(self, namespace: Namespace, key: str, label: str = "") -> Shard:
         entry = SearchEntry("world/harbour#abc#00000", "au", "world/harbour", (), "Vel harbour", "r")
-        return build_segment([analyse_entry(entry)])
+        return Shard(label, build_segment([analyse_entry(entry)]), {"world/harbour": "abc"})
 
 
 def test_a_snapshot_naming_another_namespace_is_refused_not_served() -> None:
@@ -236,7 +264,7 @@ def test_a_snapshot_naming_another_namespace_is_refused_not_served() -> None:
 
 
 class _Unreachable(_ForeignSnapshot):
-    def pointer(self, namespace: Namespace, *, with_documents: bool = False) -> ProjectionPointer:
+    def pointer(self, namespace: Namespace, *, consistent: bool = False) -> ProjectionPointer:
         raise ClientError({"Error": {"Code": "ThrottlingException", "Message": "slow down"}}, "GetItem")
 
 
@@ -247,3 +275,34 @@ def test_a_failed_pointer_read_is_reported_as_unavailable() -> None:
         service.search("real_life", "harbour")
     assert raised.value.step == "pointer"
     assert "slow down" not in str(raised.value)
+
+
+def test_a_pointer_naming_another_namespaces_objects_is_refused(search: SearchHarness) -> None:
+    search.ingest.upload("world/harbour", "# Harbour\n\nThe lighthouse keeper of Vel.\n", namespace="au")
+    search.ingest.upload("home/garden", GARDEN)
+    au = search.ingest.pointer("au")
+    assert au.manifest_key is not None and au.manifest_key.startswith("projections/au/")
+    assert au.inline_shard_keys
+    table = search.ingest.settings.projections_table
+    real_life = {"namespace": {"S": "real_life"}}
+    foreign_keys = {"L": [{"S": key} for key in au.inline_shard_keys]}
+    updates = (
+        # Read through the manifest: the pointer lists no shard keys.
+        (
+            "SET manifest_key = :value, generation = generation + :one REMOVE shard_keys",
+            {"S": au.manifest_key},
+        ),
+        # Listed on the pointer itself.
+        ("SET shard_keys = :value, generation = generation + :one", foreign_keys),
+    )
+    for expression, value in updates:
+        search.ingest.dynamodb.update_item(
+            TableName=table,
+            Key=real_life,
+            UpdateExpression=expression,
+            ExpressionAttributeValues={":value": value, ":one": {"N": "1"}},
+        )
+        with pytest.raises(SearchUnavailableError) as raised:
+            search.search("real_life", "lighthouse keeper")
+        assert raised.value.step == "snapshot"
+    assert search.paths("au", "lighthouse keeper") == ["world/harbour"]

@@ -1,18 +1,22 @@
 """The warm path of the search reader, proven by counting the AWS calls its clients send.
 
-Warm: one DynamoDB GetItem, no S3. A new ingest reloads the snapshot (S3) but not the memories; an
-approved memory (memory_generation) reloads the memories (one Query) but not the snapshot.
+Warm: one DynamoDB GetItem, no S3. A new ingest reloads the one shard it changed (one S3 GET; two with
+the manifest once a namespace has more shards than the pointer carries) but not the memories; an
+approved memory (memory_generation) reloads the memories (one Query) but no shard.
 """
 
 import statistics
 import time
 
+import pytest
+from pandora_memory.ingest import projections
+from pandora_memory.search import shards
 from scoring import report
 from unit.search.search_harness import SearchHarness, search_fixture  # noqa: F401 - the `search` fixture
 
 POINTER = ("dynamodb", "GetItem")
 MEMORIES = ("dynamodb", "Query")
-SNAPSHOT = ("s3", "GetObject")
+SNAPSHOT = ("s3", "GetObject")  # the manifest, or one shard
 
 NOTES = "# Notes\n\n## Deploy\n\nThe API deploys with sam deploy to eu-west-1.\n"
 ROADMAP = "# Roadmap\n\nThe offline sync command ships next, then the review inbox.\n"
@@ -90,6 +94,28 @@ def test_each_namespace_has_its_own_cache(search: SearchHarness) -> None:
     assert search.calls.take() == [POINTER]
     assert search.paths("au", "fleet sails north")[0] == "world/roadmap"
     assert search.calls.take() == [POINTER, SNAPSHOT]
+
+
+@pytest.mark.parametrize("inline", [projections.INLINE_SHARD_KEYS, 0], ids=["keys-on-pointer", "manifest"])
+def test_a_new_ingest_reloads_only_the_shard_it_changed(
+    search: SearchHarness, monkeypatch: pytest.MonkeyPatch, inline: int
+) -> None:
+    monkeypatch.setattr(shards, "MAX_SHARD_ENTRIES", 3)
+    monkeypatch.setattr(projections, "INLINE_SHARD_KEYS", inline)
+    for n in range(10):
+        search.ingest.upload(f"notes/topic-{n:02d}", f"# Topic {n}\n\nMilestone {n} of the roadmap.\n")
+    manifest = search.ingest.projections.manifest(search.ingest.pointer())
+    assert manifest is not None and 4 <= len(manifest.shards) <= 8
+    reads = [SNAPSHOT] * (1 if inline == 0 else 0)  # the manifest, unless the pointer lists the shards
+    search.search("real_life", "roadmap")
+    assert search.calls.take().count(SNAPSHOT) == len(reads) + len(manifest.shards)
+
+    search.ingest.upload("notes/topic-03", "# Topic 3\n\nThe harbour lantern replaced milestone three.\n")
+
+    assert search.paths("real_life", "harbour lantern") == ["notes/topic-03"]
+    assert search.calls.take() == [POINTER, *reads, SNAPSHOT]
+    assert search.paths("real_life", "milestone 7 roadmap", limit=1) == ["notes/topic-07"]
+    assert search.calls.take() == [POINTER]
 
 
 def test_warm_search_latency(search: SearchHarness) -> None:

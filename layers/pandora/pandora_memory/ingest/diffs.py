@@ -60,3 +60,7 @@ def bounded_diff(old: str, new: str) -> str | None:
 
 def deletion_summary() -> str:
     return "deleted"
+
+
+def rename_summary(new_path: str) -> str:
+    return _clip(f"renamed to {new_path}", MAX_SUMMARY_CHARS)

@@ -4,6 +4,7 @@ Every write that changes what the document points at is conditional on the order
 writer's claim, so concurrent or re-delivered events cannot interleave their effects.
 """
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
@@ -115,20 +116,32 @@ class DocumentRepository:
         return self._conditional_update(key, update)
 
     def claim_removal(
-        self, key: MemoryKey, order: EventOrder, version_id: str | None, *, revision_key: str, now: str
+        self,
+        key: MemoryKey,
+        order: EventOrder,
+        version_id: str | None,
+        *,
+        revision_key: str,
+        now: str,
+        renamed_to: str | None = None,
     ) -> bool:
-        """Tombstone the document. current_hash stays: a later create of the same text is a rename."""
+        """Tombstone the document. current_hash stays: a later create of the same text is a rename.
+
+        `renamed_to` names the path its text was copied to just before (S3 renames copy, then delete):
+        the tombstone is then already consumed and can be the source of no later rename.
+        """
         update = Update(
             sets={
                 **_event_fields(order, version_id, now),
                 "current_revision": revision_key,
-                "change_kind": ChangeKind.DELETE.value,
+                "change_kind": (ChangeKind.RENAME if renamed_to else ChangeKind.DELETE).value,
                 "previous_logical_path": None,
                 "projection_status": ProjectionStatus.PENDING.value,
                 "tombstoned": True,
                 "tombstoned_at": now,
+                "renamed_to": renamed_to,
             },
-            removes=("etag", "renamed_to"),
+            removes=("etag",),
             condition=f"({ORDER_GUARD}) AND attribute_exists(#current_hash)",
             condition_values=guard_values(order),
         )
@@ -203,27 +216,49 @@ class DocumentRepository:
 
     def recent_tombstones(self, namespace: Namespace, content_hash: str, since: str) -> list[str]:
         """Paths in the namespace deleted since `since` whose last content had this hash."""
+        return self._paths_where(
+            namespace,
+            "#tombstoned = :true AND #current_hash = :hash AND #tombstoned_at >= :since "
+            "AND attribute_not_exists(#renamed_to)",
+            {":true": True, ":hash": content_hash, ":since": since},
+        )
+
+    def fresh_copies(self, namespace: Namespace, content_hash: str, since: str) -> list[str]:
+        """Live paths whose only change so far is their creation with this text, seen since `since`:
+        the possible targets of a copy this text's deletion elsewhere completes into a rename."""
+        return self._paths_where(
+            namespace,
+            "#tombstoned = :false AND #current_hash = :hash AND #change_kind = :create "
+            "AND #observed_at >= :since AND attribute_not_exists(#previous_logical_path)",
+            {":false": False, ":hash": content_hash, ":create": ChangeKind.CREATE.value, ":since": since},
+        )
+
+    def copy_check(self, namespace: Namespace, path: str, content_hash: str) -> "TransactWriteItemTypeDef":
+        """Holds a rename-on-delete to the copy still being what the lookup found when the swap commits."""
+        update = Update(
+            condition="#tombstoned = :false AND #current_hash = :hash AND #change_kind = :create",
+            condition_values={":false": False, ":hash": content_hash, ":create": ChangeKind.CREATE.value},
+        )
+        rendered = update.render()
+        rendered.pop("UpdateExpression")
+        check = {
+            "TableName": self._table,
+            "Key": key_of(_PARTITION, namespace.value, _SORT, path),
+            **rendered,
+        }
+        return cast("TransactWriteItemTypeDef", {"ConditionCheck": check})
+
+    def _paths_where(self, namespace: Namespace, condition: str, values: dict[str, Any]) -> list[str]:
+        """Paths of the namespace's documents matching a filter (one partition Query, paged)."""
+        names = {"namespace", "logical_path", *re.findall(r"#([A-Za-z_]+)", condition)}
         paths: list[str] = []
         request: dict[str, Any] = {
             "TableName": self._table,
             "KeyConditionExpression": "#namespace = :namespace",
-            "FilterExpression": "#tombstoned = :true AND #current_hash = :hash AND #tombstoned_at >= :since "
-            "AND attribute_not_exists(#renamed_to)",
+            "FilterExpression": condition,
             "ProjectionExpression": "#logical_path",
-            "ExpressionAttributeNames": {
-                f"#{name}": name
-                for name in (
-                    "namespace",
-                    "tombstoned",
-                    "current_hash",
-                    "tombstoned_at",
-                    "renamed_to",
-                    "logical_path",
-                )
-            },
-            "ExpressionAttributeValues": attribute_values(
-                {":namespace": namespace.value, ":true": True, ":hash": content_hash, ":since": since}
-            ),
+            "ExpressionAttributeNames": {f"#{name}": name for name in sorted(names)},
+            "ExpressionAttributeValues": attribute_values({":namespace": namespace.value, **values}),
             "ConsistentRead": True,
         }
         while True:

@@ -302,8 +302,13 @@ class IngestPipeline:
 
         now = self._now()
         deletion = f"{key.logical_path}#deleted-{_sha256(order.claim.encode('utf-8'))[:16]}"
+        attempt.step = Step.RENAME_LOOKUP
+        copy = self._copy_of(key, document.current_hash)
+        change_kind = ChangeKind.RENAME if copy is not None else ChangeKind.DELETE
         attempt.step = Step.CLAIM
-        if not self._documents.claim_removal(key, order, event.version_id, revision_key=deletion, now=now):
+        if not self._documents.claim_removal(
+            key, order, event.version_id, revision_key=deletion, now=now, renamed_to=copy
+        ):
             return self._skipped(key, SkipReason.STALE)
         attempt.claim = order.claim
 
@@ -314,8 +319,9 @@ class IngestPipeline:
                 revision_key=deletion,
                 logical_path=key.logical_path,
                 content_hash=document.current_hash,
-                change_kind=ChangeKind.DELETE,
+                change_kind=change_kind,
                 created_at=now,
+                renamed_to=copy,
             )
         )
         companions: list[TransactWriteItemTypeDef] = []
@@ -325,25 +331,43 @@ class IngestPipeline:
                     key.namespace,
                     document.active_revision,
                     superseded_by=deletion,
-                    summary=diffs.deletion_summary(),
+                    summary=diffs.rename_summary(copy) if copy else diffs.deletion_summary(),
                     diff=None,
                     now=now,
                 )
             )
+        if copy is not None:
+            companions.append(self._documents.copy_check(key.namespace, copy, document.current_hash))
         generation = self._publisher.publish(
             DocumentChange(key, order.claim, None, None, [], companions), attempt
         )
         if generation is None:
             return self._skipped(key, SkipReason.STALE)
-        self._metrics.document(ChangeKind.DELETE.value)
+        self._metrics.document(change_kind.value)
         return IngestOutcome(
             OutcomeKind.INGESTED,
             key.namespace.value,
             key.logical_path,
-            change_kind=ChangeKind.DELETE,
+            change_kind=change_kind,
             revision_key=deletion,
             generation=generation,
         )
+
+    def _copy_of(self, key: MemoryKey, content_hash: str) -> str | None:
+        """The one path this text was copied to shortly before its deletion here, if there is one.
+
+        S3 has no rename: tools copy the object, then delete the old key, so the create arrives first
+        and was recorded as a create. Its deletion here completes the rename when exactly one other live
+        path was created with this very text within the rename window and has changed in no other way
+        since; several such copies leave the source unknowable, and the deletion stays a deletion.
+        """
+        since = utc_timestamp(self._clock() - self._policy.rename_window)
+        copies = [
+            path
+            for path in self._documents.fresh_copies(key.namespace, content_hash, since)
+            if path != key.logical_path
+        ]
+        return copies[0] if len(copies) == 1 else None
 
     # --- outcomes ---------------------------------------------------------------------------------
 

@@ -91,6 +91,7 @@ class RevisionRecord:
     snapshot_key: str | None = None
     chunker: dict[str, Any] | None = None
     previous_logical_path: str | None = None
+    renamed_to: str | None = None
     redaction_kinds: tuple[str, ...] = ()
     activated_at: str | None = None
     superseded_at: str | None = None
@@ -113,6 +114,7 @@ class RevisionRecord:
             snapshot_key=_text(values, "snapshot_key"),
             chunker=_plain(chunker) if isinstance(chunker, dict) else None,
             previous_logical_path=_text(values, "previous_logical_path"),
+            renamed_to=_text(values, "renamed_to"),
             redaction_kinds=tuple(str(kind) for kind in values.get("redaction_kinds") or ()),
             activated_at=_text(values, "activated_at"),
             superseded_at=_text(values, "superseded_at"),

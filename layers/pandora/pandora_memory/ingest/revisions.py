@@ -39,6 +39,7 @@ class RevisionDraft:
     snapshot_key: str | None = None
     chunker: dict[str, Any] | None = None
     previous_logical_path: str | None = None
+    renamed_to: str | None = None  # on a deletion that completed a copy: where the text went
     redaction_kinds: list[str] = field(default_factory=list)
     char_count: int = 0
 
@@ -56,6 +57,7 @@ class RevisionDraft:
                 "snapshot_key": self.snapshot_key,
                 "chunker": self.chunker,
                 "previous_logical_path": self.previous_logical_path,
+                "renamed_to": self.renamed_to,
                 "redaction_kinds": self.redaction_kinds or None,
             }
         )

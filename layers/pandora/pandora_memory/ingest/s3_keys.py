@@ -66,6 +66,20 @@ def revision_snapshot_key(namespace: Namespace, content_hash: str) -> str:
     return f"{REVISIONS_PREFIX}{namespace.value}/{content_hash}.md"
 
 
-def projection_snapshot_key(namespace: Namespace, generation: int, digest: str) -> str:
+def projection_prefix(namespace: Namespace) -> str:
+    """Every projection object of a namespace lies under this prefix, and nothing of another does."""
+    return f"{PROJECTIONS_PREFIX}{namespace.value}/"
+
+
+def projection_manifest_key(namespace: Namespace, generation: int, digest: str) -> str:
     """Generation plus content digest: two writers racing for one generation never share an object."""
-    return f"{PROJECTIONS_PREFIX}{namespace.value}/{generation:012d}-{digest[:16]}.json.gz"
+    return f"{projection_prefix(namespace)}manifests/{generation:012d}-{digest[:16]}.json.gz"
+
+
+def projection_shard_key(namespace: Namespace, label: str, generation: int, digest: str) -> str:
+    """A shard's segment (binary columnar, gzip members: see pandora_memory.search.container).
+
+    Before shards, one `<generation>-<digest>.json.gz` object held the whole namespace in the same
+    binary format; readers still open such a key when an unmigrated pointer names it.
+    """
+    return f"{projection_prefix(namespace)}shards/s{label}/{generation:012d}-{digest[:16]}.idx.gz"

@@ -2,18 +2,23 @@
 
 Warm path: one small GetItem on the projection pointer. When its `generation` and `memory_generation`
 equal the ones the cached index was built from, ranking runs in memory and nothing else is read.
-Otherwise only the stale half is reloaded - the snapshot from S3 when `generation` moved, the
-approved memories (one bounded Query) when `memory_generation` moved or the memory cache aged out -
-and the namespace's index is made of two segments, the snapshot's (decoded, never re-tokenized) and the
-memories'. Making it costs no per-posting work: term weights are computed when a query first needs them.
+Otherwise only what changed is reloaded: when `generation` moved, the shards the pointer (or, for a
+namespace of many shards, its manifest) names that the cache does not hold - shard objects are
+immutable, so an ingest of one document costs a reader one small GET (two with the manifest); when
+`memory_generation` moved or the memory cache aged out, the approved memories (one bounded Query).
+The namespace's index is made of the shards' segments (decoded, never re-tokenized) and the
+memories'. Making it costs no per-posting work: term weights are computed when a query first needs
+them, and the ranking is the same however the chunks are cut into shards.
 
-Namespaces never mix: the cache is keyed by namespace, every loaded entry must carry it (a snapshot
-holding another namespace's entry is refused), the index filters on it, and every hit is checked
-again before it is returned. Revision history is a separate, explicit call; search never reads it.
+Namespaces never mix: the cache is keyed by namespace, every object key must lie under the
+namespace's prefix, every loaded entry must carry it (a shard holding another namespace's entry is
+refused), the index filters on it, and every hit is checked again before it is returned. Revision
+history is a separate, explicit call; search never reads it.
 """
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -25,11 +30,14 @@ from pandora_memory.namespaces import Namespace, parse_namespace
 from pandora_memory.search.index import LexicalIndex, SearchHit, analyse_entry
 from pandora_memory.search.memory_entries import MemoryLoader, memory_entries
 from pandora_memory.search.segment import Segment, build_segment
+from pandora_memory.search.shards import Shard
 from pandora_memory.search.snapshot import MalformedSnapshotError
 from pandora_memory.storage.errors import StorageError
 
 MAX_LIMIT = 50
 MAX_QUERY_CHARS = 2000
+# Shards fetched side by side on a reload (a cold start of a large namespace reads many small objects).
+SHARD_FETCHERS = 8
 
 Clock = Callable[[], float]
 
@@ -37,9 +45,11 @@ Clock = Callable[[], float]
 class ProjectionSource(Protocol):
     """What search needs of `pandora_memory.ingest.projections.ProjectionRepository`."""
 
-    def pointer(self, namespace: Namespace, *, with_documents: bool = False) -> ProjectionPointer: ...
+    def pointer(self, namespace: Namespace, *, consistent: bool = False) -> ProjectionPointer: ...
 
-    def load_analysed(self, snapshot_key: str | None) -> Segment: ...
+    def shard_keys(self, pointer: ProjectionPointer) -> tuple[str, ...]: ...
+
+    def load_shard(self, namespace: Namespace, key: str, label: str = "") -> Shard: ...
 
 
 class HistorySource(Protocol):
@@ -88,7 +98,7 @@ class _CachedIndex:
     snapshot_key: str | None
     memory_generation: int
     memories_loaded_at: float
-    chunks: Segment
+    shards: Mapping[str, Segment]  # shard object key -> its segment, in manifest order
     memories: Segment
     index: LexicalIndex
 
@@ -173,7 +183,7 @@ class SearchService:
         )
         if cached is not None and chunks_fresh and memories_fresh:
             return cached.index
-        chunks = cached.chunks if cached is not None and chunks_fresh else self._load_chunks(pointer)
+        shards = cached.shards if cached is not None and chunks_fresh else self._load_shards(pointer, cached)
         if cached is not None and memories_fresh:
             memories, loaded_at = cached.memories, cached.memories_loaded_at
         else:
@@ -183,19 +193,31 @@ class SearchService:
             snapshot_key=pointer.snapshot_key,
             memory_generation=pointer.memory_generation,
             memories_loaded_at=loaded_at,
-            chunks=chunks,
+            shards=shards,
             memories=memories,
-            index=LexicalIndex([chunks, memories] if len(memories) else [chunks]),
+            index=LexicalIndex([*shards.values(), *([memories] if len(memories) else [])] or [memories]),
         )
         self._cache[namespace] = rebuilt
         return rebuilt.index
 
-    def _load_chunks(self, pointer: ProjectionPointer) -> Segment:
+    def _load_shards(self, pointer: ProjectionPointer, cached: _CachedIndex | None) -> dict[str, Segment]:
+        """The segments of the pointer's shards, reusing every one the cache already holds."""
+        held = cached.shards if cached is not None else {}
+        namespace = pointer.namespace
         try:
-            segment = self._projections.load_analysed(pointer.snapshot_key)
+            keys = self._projections.shard_keys(pointer)
+            missing = [key for key in keys if key not in held]
+            with ThreadPoolExecutor(max_workers=max(1, min(SHARD_FETCHERS, len(missing)))) as pool:
+                fetched = dict(
+                    zip(missing, pool.map(lambda key: self._load_shard(namespace, key), missing), strict=True)
+                )
         except (ClientError, BotoCoreError, MalformedSnapshotError) as error:
             raise SearchUnavailableError("snapshot", error) from None
-        _require_namespace(pointer.namespace, segment)
+        return {key: held[key] if key in held else fetched[key] for key in keys}
+
+    def _load_shard(self, namespace: Namespace, key: str) -> Segment:
+        segment = self._projections.load_shard(namespace, key).segment
+        _require_namespace(namespace, segment)
         return segment
 
     def _load_memories(self, namespace: Namespace) -> Segment:

@@ -9,7 +9,7 @@ is rebuilt from its entries' texts, so an upgrade never ranks with stale terms.
 
 import json
 from array import array
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from itertools import accumulate
 from operator import gt
 
@@ -34,7 +34,9 @@ __all__ = [
     "SNAPSHOT_FORMAT",
     "SNAPSHOT_VERSION",
     "MalformedSnapshotError",
+    "decode_shard",
     "decode_snapshot",
+    "documents_of",
     "encode_snapshot",
     "index_from_snapshot",
 ]
@@ -51,8 +53,26 @@ def analysed_segment(items: Iterable[SearchEntry | AnalysedEntry]) -> Segment:
     return build_segment(item if isinstance(item, AnalysedEntry) else analyse_entry(item) for item in items)
 
 
-def encode_snapshot(source: Segment | Iterable[SearchEntry | AnalysedEntry]) -> bytes:
-    """Deterministic bytes: equal segments (however they were reached) give equal bytes."""
+def content_hash_of(revision_id: str) -> str:
+    """Revision ids are `<logical path>#<content hash>`; the path may itself hold '#'."""
+    return revision_id.rsplit("#", 1)[-1]
+
+
+def documents_of(segment: Segment) -> dict[str, str]:
+    """The documents a segment's entries belong to (for snapshots that do not list them)."""
+    return {
+        path: content_hash_of(revision)
+        for path, revision in zip(segment.paths.values(), segment.revisions.values(), strict=True)
+    }
+
+
+def encode_snapshot(
+    source: Segment | Iterable[SearchEntry | AnalysedEntry], documents: Mapping[str, str] | None = None
+) -> bytes:
+    """Deterministic bytes: equal segments (however they were reached) give equal bytes.
+
+    `documents` (logical path -> content hash) lists a shard's active documents, chunkless ones too.
+    """
     segment = source if isinstance(source, Segment) else analysed_segment(source)
     blocks = as_blocks(segment.texts, segment.keys)
     postings = segment.postings
@@ -71,6 +91,8 @@ def encode_snapshot(source: Segment | Iterable[SearchEntry | AnalysedEntry]) -> 
             "vocabulary": postings.vocabulary,
         },
     }
+    if documents is not None:
+        header["documents"] = sorted([path, digest] for path, digest in documents.items())
     ends = [block.ends for block in blocks]
     arrays = [
         *zip(_ENTRY_ARRAYS, (column.ids for column in columns), strict=True),
@@ -89,6 +111,12 @@ def encode_snapshot(source: Segment | Iterable[SearchEntry | AnalysedEntry]) -> 
 
 def decode_snapshot(data: bytes) -> Segment:
     """The segment of a stored snapshot of any known version."""
+    return decode_shard(data)[0]
+
+
+def decode_shard(data: bytes) -> tuple[Segment, dict[str, str]]:
+    """The segment of a stored snapshot of any known version, and its documents (listed, or else
+    those its entries belong to)."""
     head, tail = first_member(data)
     if head[:1] == b"{":
         try:
@@ -97,14 +125,15 @@ def decode_snapshot(data: bytes) -> Segment:
             raise MalformedSnapshotError(f"search snapshot does not decode: {error}") from error
         if not isinstance(document, dict):
             raise MalformedSnapshotError("search snapshot must be an object")
-        return analysed_segment(legacy_entries(document))
+        legacy = analysed_segment(legacy_entries(document))
+        return legacy, documents_of(legacy)
     header, arrays = unpack(head)
     if header.get("format") != SNAPSHOT_FORMAT or header.get("version") != SNAPSHOT_VERSION:
         raise MalformedSnapshotError("not a search snapshot of a known format and version")
     segment = _segment(header, arrays, tail)
     if header.get("tokenizer") != TOKENIZER_VERSION:
-        return analysed_segment(segment.entries())
-    return segment
+        segment = analysed_segment(segment.entries())
+    return segment, _documents(header, segment)
 
 
 def index_from_snapshot(
@@ -126,6 +155,21 @@ def _joined(parts: Iterable["array[int]"]) -> "array[int]":
     for part in parts:
         joined.extend(part if part.typecode == "I" else iter(part))
     return joined
+
+
+def _documents(header: dict[str, object], segment: Segment) -> dict[str, str]:
+    listed = header.get("documents")
+    if listed is None:
+        return documents_of(segment)
+    if not isinstance(listed, list) or not all(
+        isinstance(pair, list) and len(pair) == 2 and all(isinstance(part, str) for part in pair)
+        for pair in listed
+    ):
+        raise MalformedSnapshotError("search snapshot documents must be [path, hash] pairs")
+    documents = {path: digest for path, digest in listed}
+    if set(segment.paths.table) - documents.keys():
+        raise MalformedSnapshotError("search snapshot holds entries of a document it does not list")
+    return documents
 
 
 def _strings(tables: dict[str, object], name: str) -> list[str]:

@@ -100,3 +100,31 @@ def test_very_long_messages_are_read_from_both_ends() -> None:
     assert len(reading.lowered) <= retrieve_rules().max_analysed_chars + 3
     assert "last time" in reading.cues["past_reference"]
     assert "again" in reading.cues["past_reference"]
+
+
+def test_a_quoted_term_is_named_not_used() -> None:
+    assert "continuation" not in _read("what does 'continue' do in a python loop").cues
+    assert "continuation" not in _read("how is `git rebase --continue` different").cues
+    # Speech longer than a term stays, and so does a message that is little more than the quote.
+    assert "past_reference" in _read('he said "we are still not done here" and left').cues
+    assert "continuation" in _read('ok "continue"').cues
+
+
+def test_a_past_verb_opening_the_message_is_the_users_own_event() -> None:
+    assert _read("lost 300 on the horses today").cues["own_event"] == ["(i) lost"]
+    assert _read("ugh. finally paid the card").cues["own_event"] == ["(i) finally paid"]
+    for message in ("did the plan work", "set up a cron job", "based on this, which is better"):
+        assert "own_event" not in _read(message).cues, message
+
+
+def test_a_first_name_next_to_a_habit_word_is_someone_the_user_knows() -> None:
+    assert _read("what does Tomás usually want in a deck").cues["person_habit"] == ["Tomás usually"]
+    assert _read("does Hiro prefer calls").cues["person_habit"] == ["Hiro prefer"]
+    assert "person_habit" not in _read("what does Paul Graham usually say about ideas").cues
+    assert "person_habit" not in _read("what does Google usually ask").cues
+
+
+def test_a_possessive_name_asks_for_a_detail_unless_it_names_a_rule() -> None:
+    assert _read("what's Orren's rank in the guard").cues["possessive_name"] == ["Orren's"]
+    assert "possessive_name" not in _read("is Chekhov's gun a rule").cues
+    assert "would kael" in _read("would Kael forgive her").cues["canon_check"]

@@ -17,6 +17,8 @@ TIERS = ("strong", "medium", "weak")
 # Families of cues in the one phrase index; type families are "type.<memory_type>".
 COMMITMENT = "commitment"
 RETRACTION = "retraction"
+CORRECTION = "correction"
+RETRACTION_REASON = "retraction_reason"
 DISCLAIMER = "disclaimer"
 UNCERTAINTY = "uncertainty"
 ACCEPTANCE = "acceptance"
@@ -25,6 +27,7 @@ ASSISTANT_OFFER = "assistant_offer"
 RECALL = "recall"
 STANDING_SCOPE = "standing_scope"
 HYPOTHETICAL = "hypothetical"
+HEARSAY = "hearsay"
 REQUEST = "request"
 KIN = "kin"
 COMPANION = "companion"
@@ -80,6 +83,9 @@ class MoodRules:
     subjects: frozenset[str]
     aux_before_determiner: frozenset[str]
     determiners: frozenset[str]
+    question_tags: frozenset[str]
+    own_world: frozenset[str]
+    hearsay_words: frozenset[str]
     label_prefix: re.Pattern[str]
 
 
@@ -121,6 +127,18 @@ class PeopleRules:
 class AuRules:
     character_subject_weight: float
     writer_meta_penalty: float
+    writing_types: frozenset[MemoryType]
+
+
+@dataclass(frozen=True, slots=True)
+class TransferRules:
+    """Context in which one type's evidence also counts for another (see [candidate.transfer])."""
+
+    config_key_shapes: frozenset[str]
+    config_key_takes: tuple[MemoryType, ...]
+    risk_takes_at: float
+    risk_takes: tuple[MemoryType, ...]
+    risk_takes_cues: frozenset[str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +157,7 @@ class CandidateRules:
     shapes: ShapeRules
     people: PeopleRules
     au: AuRules
+    transfer: TransferRules
     sensitivity: SensitivityRules
     types: Mapping[MemoryType, TypeRules]
     type_priority: tuple[MemoryType, ...]
@@ -160,6 +179,7 @@ class CandidateRules:
     assistant_support_factor: float
     confirmation_bonus: float
     acceptance_max_tokens: int
+    retraction_final: frozenset[str]
     max_classified_chars: int
     summary_max_chars: int
     au_fold_factor: float
@@ -168,6 +188,16 @@ class CandidateRules:
 def _alternation(words: Iterable[str]) -> str:
     ordered = sorted({w.lower() for w in words}, key=len, reverse=True)
     return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in ordered)
+
+
+def _gate_words(phrases: Iterable[str]) -> frozenset[str]:
+    """One word every match of each phrase must hold (its longest, so the rarest): a clause with none
+    of them cannot match any of the phrases. Alternatives of that word are all included."""
+    words: set[str] = set()
+    for phrase in phrases:
+        parts = [part.split("|") for part in phrase.lower().split() if part not in ("…", "...")]
+        words.update(max(parts, key=lambda alternatives: min(map(len, alternatives))))
+    return frozenset(words)
 
 
 def _people_rules(table: Mapping[str, Any]) -> PeopleRules:
@@ -235,18 +265,21 @@ def candidate_rules() -> CandidateRules:
         )
 
     mood, durability, people, sens = table["mood"], table["durability"], table["people"], table["sensitivity"]
-    statement, shapes = table["statement"], table["shapes"]
+    statement, shapes, transfer = table["statement"], table["shapes"], table["transfer"]
     au_table = table["types"]["au_canon"]
     add(COMMITMENT, durability["commitment_strong"], weights["strong"])
     add(COMMITMENT, durability["commitment_medium"], weights["medium"])
     for family, words in (
         (RETRACTION, durability["retraction"]),
+        (CORRECTION, durability["correction"]),
+        (RETRACTION_REASON, durability["retraction_reason"]),
         (DISCLAIMER, durability["disclaimer"]),
         (UNCERTAINTY, durability["uncertainty"]),
         (ACCEPTANCE, durability["acceptance"]),
         (CONFIRMATION, durability["confirmation"]),
         (ASSISTANT_OFFER, durability["assistant_offer"]),
         (RECALL, mood["recall"]),
+        (HEARSAY, mood["hearsay"]),
         (STANDING_SCOPE, mood["standing_scope"]),
         # Hypotheticals and requests only count where a clause opens.
         (HYPOTHETICAL, [f"^ {phrase}" for phrase in mood["hypothetical"]]),
@@ -276,6 +309,10 @@ def candidate_rules() -> CandidateRules:
             subjects=frozenset(mood["subjects"]),
             aux_before_determiner=frozenset(mood["aux_before_determiner"]),
             determiners=frozenset(mood["determiners"]),
+            question_tags=frozenset(mood["question_tags"]),
+            own_world=frozenset(mood["own_world"]),
+            # The words hearsay cues open with: a clause with none of them cannot hold one.
+            hearsay_words=_gate_words(mood["hearsay"]),
             label_prefix=re.compile(rf"^({_alternation(labels)})\s*:", re.IGNORECASE),
         ),
         statement=StatementRules(
@@ -295,6 +332,14 @@ def candidate_rules() -> CandidateRules:
         au=AuRules(
             character_subject_weight=weights[au_table["character_subject_tier"]],
             writer_meta_penalty=float(au_table["writer_meta_penalty"]),
+            writing_types=frozenset(MemoryType(name) for name in au_table["writing_types"]),
+        ),
+        transfer=TransferRules(
+            config_key_shapes=frozenset(transfer["config_key_shapes"]),
+            config_key_takes=tuple(MemoryType(name) for name in transfer["config_key_takes"]),
+            risk_takes_at=float(transfer["risk_takes_at"]),
+            risk_takes=tuple(MemoryType(name) for name in transfer["risk_takes"]),
+            risk_takes_cues=frozenset(transfer["risk_takes_cues"]),
         ),
         sensitivity=SensitivityRules(
             private_shapes=frozenset(sens["private_shapes"]),
@@ -326,6 +371,7 @@ def candidate_rules() -> CandidateRules:
         assistant_support_factor=float(table["assistant_support_factor"]),
         confirmation_bonus=float(table["confirmation_bonus"]),
         acceptance_max_tokens=int(table["acceptance_max_tokens"]),
+        retraction_final=frozenset(durability["retraction_final"]),
         max_classified_chars=int(table["max_classified_chars"]),
         summary_max_chars=int(table["summary_max_chars"]),
         au_fold_factor=float(table["au_fold_factor"]),

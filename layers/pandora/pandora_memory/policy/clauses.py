@@ -1,8 +1,10 @@
-"""Splits a message into clauses and reads each one's mood: statement, question, hypothetical, request.
+"""Splits a message into clauses and reads each one's mood: statement, question, hypothetical, request,
+reported.
 
 Only statements (and labelled notes such as "todo: ...") can carry a durable memory; a question or an
 idea floated "what if..." never does, unless it asks for a standing behaviour ("can you use British
-spelling from now on?").
+spelling from now on?"). Hearsay and received wisdom ("I read that...", "people say...") is reported,
+not the user's own memory, unless the clause brings it into the user's world ("...so we're moving").
 """
 
 import re
@@ -12,6 +14,7 @@ from enum import StrEnum
 from typing import NamedTuple
 
 from pandora_memory.policy.candidate_rules import (
+    HEARSAY,
     HYPOTHETICAL,
     RECALL,
     REQUEST,
@@ -53,6 +56,7 @@ class Mood(StrEnum):
     HYPOTHETICAL = "hypothetical"
     REQUEST = "request"
     RECALL = "recall"
+    REPORTED = "reported"
 
 
 DURABLE_MOODS = frozenset({Mood.STATEMENT, Mood.LABELLED})
@@ -132,6 +136,13 @@ def read_clause(text: str, rules: CandidateRules, *, ends_question: bool | None 
     label = labelled.group(1) if labelled else None
     asks = text.endswith("?") if ends_question is None else ends_question
     mood = Mood.LABELLED if label else _mood(tokens, start, hits, asks, rules.mood)
+    # The word test runs in C and is almost always false; only then are the hits looked through.
+    hearsay = not rules.mood.hearsay_words.isdisjoint(tokens)
+    if hearsay and mood is Mood.STATEMENT and any(hit.cue.family == HEARSAY for hit in hits):
+        if _only_reported(tokens, hits, rules.mood):
+            mood = Mood.REPORTED
+        else:
+            hits = _without_hearsay_words(hits)
     shapes = token_shapes(text, lowered, tokens, rules.shapes.top_level_domains)
     return Clause(text, lowered, tuple(tokens), hits, mood, shapes, label)
 
@@ -167,6 +178,11 @@ def _read_question(piece: str, rules: CandidateRules) -> list[Clause]:
     if len(segments) == 1:
         return [read_clause(piece, rules)]
     clauses = [read_clause(segment, rules, ends_question=False) for segment in segments]
+    tag = clauses[-1].tokens
+    if tag and all(token in rules.mood.question_tags for token in tag):
+        # "I prefer English answers, ok?": a tag asks for agreement, it does not make the statement a
+        # question; the tag itself is dropped.
+        return clauses[:-1]
     asking = next((i for i, clause in enumerate(clauses) if clause.mood not in DURABLE_MOODS), None)
     first = 0 if asking is None else asking
     mood = Mood.QUESTION if asking is None else clauses[asking].mood
@@ -198,6 +214,37 @@ def _mood(tokens: list[str], start: int, hits: tuple[Hit, ...], asks: bool, mood
     if REQUEST in families:
         return Mood.STATEMENT if standing else Mood.REQUEST
     return Mood.STATEMENT
+
+
+def _without_hearsay_words(hits: tuple[Hit, ...]) -> tuple[Hit, ...]:
+    """The hearsay words themselves ("I read that...") say nothing about the adopted statement."""
+    spans = [(hit.token_start, hit.token_end) for hit in hits if hit.cue.family == HEARSAY]
+    return tuple(
+        hit
+        for hit in hits
+        if hit.cue.family == HEARSAY
+        or not any(start <= hit.token_start and hit.token_end <= end for start, end in spans)
+    )
+
+
+def _only_reported(tokens: list[str], hits: tuple[Hit, ...], mood: MoodRules) -> bool:
+    """Hearsay with nothing of the user's own around it: "I read that X is out", "people say you should...".
+
+    The cue's own words and the word before it (its subject, fillers skipped: "I just read that...")
+    do not count."""
+    spans = []
+    for hit in hits:
+        if hit.cue.family == HEARSAY:
+            start = hit.token_start - 1
+            while start > 0 and tokens[start] in mood.fillers:
+                start -= 1
+            spans.append((start, hit.token_end))
+    if not spans:
+        return False
+    return not any(
+        token in mood.own_world and not any(start <= index < end for start, end in spans)
+        for index, token in enumerate(tokens)
+    )
 
 
 def _opens_question(tokens: list[str], start: int, mood: MoodRules) -> bool:

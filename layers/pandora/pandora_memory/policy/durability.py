@@ -12,8 +12,10 @@ from pandora_memory.policy.candidate_rules import (
     ACCEPTANCE,
     ASSISTANT_OFFER,
     CONFIRMATION,
+    CORRECTION,
     DISCLAIMER,
     RETRACTION,
+    RETRACTION_REASON,
     UNCERTAINTY,
     CandidateRules,
 )
@@ -21,6 +23,8 @@ from pandora_memory.policy.clauses import DURABLE_MOODS, Clause, Mood, distinct_
 from pandora_memory.policy.lexicon import TOKEN_PATTERN, Hit
 
 RULE_RETRACTION = "candidate.durability.retraction"
+RULE_CORRECTION = "candidate.durability.correction"
+_TAKING_BACK = (RETRACTION, CORRECTION)
 RULE_DISCLAIMER = "candidate.durability.disclaimer"
 RULE_UNCERTAIN = "candidate.durability.uncertain"
 RULE_SKIPPED_MOOD = {
@@ -28,6 +32,7 @@ RULE_SKIPPED_MOOD = {
     Mood.HYPOTHETICAL: "candidate.mood.hypothetical",
     Mood.REQUEST: "candidate.mood.request",
     Mood.RECALL: "candidate.mood.recall",
+    Mood.REPORTED: "candidate.mood.reported",
 }
 
 
@@ -43,18 +48,32 @@ class Durability:
     accepts_proposal: bool
 
 
-def _after_retraction(clauses: Sequence[Clause], rules: CandidateRules) -> list[Clause]:
-    """Drops what the user took back: everything up to the last retraction cue."""
+def _after_retraction(clauses: Sequence[Clause], rules: CandidateRules) -> tuple[list[Clause], bool]:
+    """What is left once the user took something back, and whether it was a correction.
+
+    A retraction ("scratch that", "jk", "..., ignore") drops everything up to its cue. What follows
+    still counts unless it only explains the retraction ("Tomás hasn't agreed", "I'm mixing it up",
+    "we're staying on X"). A correction ("no wait, it's 29/month") restates: when a new statement
+    follows, the turn stays whole (the corrected value is the topic, the new one is read last);
+    otherwise it is a retraction too."""
     for index in range(len(clauses) - 1, -1, -1):
         clause = clauses[index]
-        retractions = [hit for hit in clause.hits if hit.cue.family == RETRACTION]
-        if not retractions:
+        if clause.tokens and clause.tokens[-1] in rules.retraction_final:
+            return _without_reasons(clauses[index + 1 :]), False
+        taking_back = [hit for hit in clause.hits if hit.cue.family in _TAKING_BACK]
+        if not taking_back:
             continue
-        last = max(hit.token_end for hit in retractions)
-        tail = _text_after_token(clause.text, last, rules.statement.intensifiers).lstrip(" ,.:;!-")
-        kept = [read_clause(tail, rules)] if tail else []
-        return kept + list(clauses[index + 1 :])
-    return list(clauses)
+        last = max(taking_back, key=lambda hit: hit.token_end)
+        tail = _text_after_token(clause.text, last.token_end, rules.statement.intensifiers).lstrip(" ,.:;!-")
+        kept = _without_reasons([read_clause(tail, rules)] if tail else [])
+        if last.cue.family == CORRECTION and any(c.mood in DURABLE_MOODS for c in kept):
+            return [*clauses[: index + 1], *_without_reasons(clauses[index + 1 :])], True
+        return kept + _without_reasons(clauses[index + 1 :]), False
+    return list(clauses), False
+
+
+def _without_reasons(clauses: Sequence[Clause]) -> list[Clause]:
+    return [c for c in clauses if not any(hit.cue.family == RETRACTION_REASON for hit in c.hits)]
 
 
 def _text_after_token(text: str, token_count: int, skipped: frozenset[str]) -> str:
@@ -78,10 +97,14 @@ def assess_user(
     applied: list[str] = []
     cues: list[str] = []
     kept: Sequence[Clause] = clauses
-    if RETRACTION in hits:
-        kept = _after_retraction(clauses, rules)
-        applied.append(RULE_RETRACTION)
-        cues.extend(distinct_cues(hits[RETRACTION]))
+    final = rules.retraction_final
+    if RETRACTION in hits or CORRECTION in hits or any(c.tokens and c.tokens[-1] in final for c in clauses):
+        kept, corrected = _after_retraction(clauses, rules)
+        applied.append(RULE_CORRECTION if corrected else RULE_RETRACTION)
+        taken_back = [*hits.get(RETRACTION, ()), *hits.get(CORRECTION, ())]
+        cues.extend(
+            distinct_cues(taken_back) or [c.tokens[-1] for c in clauses if c.tokens and c.tokens[-1] in final]
+        )
     evidence = tuple(clause for clause in kept if clause.mood in DURABLE_MOODS)
     for clause in kept:
         rule = RULE_SKIPPED_MOOD.get(clause.mood)

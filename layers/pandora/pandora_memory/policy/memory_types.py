@@ -24,6 +24,12 @@ RULE_ID_BY_TYPE: Final[Mapping[MemoryType, str]] = MappingProxyType(
     }
 )
 RULE_COMMITMENT: Final = "candidate.commitment"
+RULE_CONFIG_KEY: Final = "candidate.transfer.config_key"
+RULE_RISK_RULE: Final = "candidate.transfer.risk_rule"
+CONFIG_KEY_PREFIX: Final = "config key: "
+RISK_PREFIX: Final = "about the risk: "
+# Cue-name prefixes of transferred evidence, and the rule each one cites.
+TRANSFER_RULES: Final = ((CONFIG_KEY_PREFIX, RULE_CONFIG_KEY), (RISK_PREFIX, RULE_RISK_RULE))
 _FAMILY_TO_TYPE: Final = {type_family(t): t for t in RULE_ID_BY_TYPE}
 
 
@@ -70,11 +76,14 @@ def collect(clauses: Sequence[Clause], namespace: Namespace, rules: CandidateRul
     add = evidence.add
     type_of_family = _FAMILY_TO_TYPE.get
     shapes = rules.shapes
+    transfer = rules.transfer
     for clause in clauses:
         for cue, _, _ in clause.hits:
             memory_type = type_of_family(cue.family)
             if memory_type is not None:
                 add(memory_type, cue.text, cue.weight)
+        if clause.shapes and not transfer.config_key_shapes.isdisjoint(clause.shapes):
+            _config_key_transfer(clause, evidence, transfer.config_key_takes)
         if clause.shapes:
             # In rules.toml order: a set's iteration order changes between processes, and the cue
             # order (and the float sum of weights) must not.
@@ -96,6 +105,29 @@ def collect(clauses: Sequence[Clause], namespace: Namespace, rules: CandidateRul
     return evidence
 
 
+def _config_key_transfer(clause: Clause, evidence: TypeEvidence, takes: tuple[MemoryType, ...]) -> None:
+    """A clause naming a config key ("decided LOG_LEVEL stays INFO"): its decision and deployment cues
+    are about that key, so they count for env_config_decision too."""
+    for cue, _, _ in clause.hits:
+        memory_type = _FAMILY_TO_TYPE.get(cue.family)
+        if memory_type in takes:
+            evidence.add(MemoryType.ENV_CONFIG_DECISION, CONFIG_KEY_PREFIX + cue.text, cue.weight)
+
+
+def _risk_transfer(evidence: TypeEvidence, rules: CandidateRules) -> None:
+    """Money, gambling, health or legal trouble stated plainly: the turn's personal rules are about that
+    trouble ("card debt at 9k. rule: no new purchases")."""
+    found = evidence.cue_weights
+    risk = found.get(MemoryType.RISK)
+    transfer = rules.transfer
+    if not risk or sum(risk.values()) < transfer.risk_takes_at:
+        return
+    for memory_type in transfer.risk_takes:
+        for cue, weight in list(found.get(memory_type, {}).items()):
+            if cue in transfer.risk_takes_cues:
+                evidence.add(MemoryType.RISK, RISK_PREFIX + cue, weight)
+
+
 def score(
     evidence: TypeEvidence,
     clauses: Sequence[Clause],
@@ -103,9 +135,16 @@ def score(
     has_person: bool,
     rules: CandidateRules,
 ) -> TypeScores:
-    """Turns raw evidence into capped, weighted scores for the types allowed in this namespace."""
+    """Turns raw evidence into capped, weighted scores for the types allowed in this namespace.
+
+    The risk transfer is added to `evidence` itself, so the turn's cues show it too."""
+    if MemoryType.RISK in evidence.cue_weights:
+        _risk_transfer(evidence, rules)
     scores: dict[MemoryType, float] = {}
     cues: dict[MemoryType, tuple[str, ...]] = {}
+    meta = namespace is Namespace.AU and any(
+        hit.cue.family == WRITER_META for clause in clauses for hit in clause.hits
+    )
     folded = 0.0
     folded_cues: list[str] = []
     found = evidence.cue_weights
@@ -115,7 +154,8 @@ def score(
         raw = sum(type_cues.values()) if type_cues else 0
         if type_rules.needs_person and not has_person:
             raw = 0.0
-        if namespace is Namespace.AU and memory_type in rules.real_life_only_types:
+        writing = meta and memory_type in rules.au.writing_types
+        if namespace is Namespace.AU and memory_type in rules.real_life_only_types and not writing:
             folded += raw * rules.au_fold_factor
             folded_cues.extend(type_cues if raw and type_cues else [])
             continue
@@ -124,7 +164,6 @@ def score(
         scores[memory_type] = raw
         cues[memory_type] = tuple(type_cues) if raw and type_cues else ()
     if namespace is Namespace.AU:
-        meta = any(hit.cue.family == WRITER_META for clause in clauses for hit in clause.hits)
         canon = (
             scores.get(MemoryType.AU_CANON, 0.0) + folded - (rules.au.writer_meta_penalty if meta else 0.0)
         )

@@ -217,6 +217,9 @@ def _conclude(
     type_cues = list(scores.cues.get(best_type, ()))
     if fallback:
         reading.cite(RULE_FALLBACK_TYPE, note=f"only commitment cues; filed as {best_type.value}")
+    for prefix, rule in memory_types.TRANSFER_RULES:
+        if any(cue.startswith(prefix) for cue in type_cues):
+            reading.cite(rule)
     reading.cite(
         RULE_ID_BY_TYPE[best_type],
         type_cues,

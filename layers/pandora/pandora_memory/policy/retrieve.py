@@ -1,8 +1,9 @@
 """Auto-retrieve policy: should this turn pull the user's memory in, from which namespace, and how.
 
 Deterministic and explainable: the message is read into cue families (retrieve_signals), each
-family that fires adds a weight from rules.toml (retrieve_score), generic question shapes and small
-talk subtract, and the total is compared with a threshold. The reason names every rule and cue.
+family that fires adds a weight from rules.toml (retrieve_score), generic question shapes, small
+talk and a disclaimer ("not about anything of mine") subtract, and the total is compared with a
+threshold. The reason names every rule and cue.
 """
 
 from pandora_memory.namespaces import Namespace

@@ -1,9 +1,10 @@
 """Reading stages two and three of the retrieve policy, run only when the score needs them.
 
-Stage two (`read_details`) finds recalled events ("we picked", "Dana said"), names, and specific
-things worth a search (numbered units, files, identifiers); it only adds evidence. Stage three
-(`read_shapes`) finds generic-question, math and trivia shapes and in-chat follow-ups, tried at
-clause starts; it only ever costs one penalty.
+Stage two (`read_details`) finds recalled events ("we picked", "Dana said", "lost 300 on the
+horses" with its "I" dropped), names and what they ask about (someone's habits, a character's
+detail), and specific things worth a search (numbered units, files, identifiers); it only adds
+evidence. Stage three (`read_shapes`) finds generic-question, third-person, math and trivia shapes
+and in-chat follow-ups, tried at clause starts; it only ever costs one penalty.
 """
 
 import re
@@ -21,6 +22,8 @@ _ASCII_DIGITS = "0123456789"
 # comes after the capital so that the search still jumps from one capital to the next.
 _CAPITALISED = re.compile(r"[A-ZÀ-ÖØ-Þ](?<![^\W_].)[a-zß-öø-ÿ]+(?!\w)")
 _SENTENCE_END = ".!?:;"
+# "would Kael ...": asking what a character would do, like "would he" among the canon checks.
+_IN_CHARACTER = frozenset(("would", "wouldn"))
 
 
 def _holds_digit(text: str) -> bool:
@@ -29,16 +32,47 @@ def _holds_digit(text: str) -> bool:
     return _DIGIT.search(text) is not None
 
 
+def _is_past(verb: str, rules: RetrieveRules) -> bool:
+    return verb in rules.irregular_past or (
+        verb.endswith(rules.past_ending) and len(verb) > 3 and verb not in rules.not_past
+    )
+
+
 def _read_past_tense(words: list[str], subject: int, reading: MessageReading, rules: RetrieveRules) -> None:
     """ "we picked", "they first met", "Dana said": the user recalling something that happened."""
     for offset in (1, 2):
         if subject + offset >= len(words):
             return
         verb = words[subject + offset]
-        if verb in rules.irregular_past or (
-            verb.endswith(rules.past_ending) and len(verb) > 3 and verb not in rules.not_past
-        ):
+        if _is_past(verb, rules):
             reading.add("past_reference", " ".join(words[subject : subject + offset + 1]))
+            return
+        if verb not in rules.past_adverbs:
+            return
+
+
+def _read_dropped_subject(words: list[str], reading: MessageReading, rules: RetrieveRules) -> None:
+    """ "lost 300 on the horses", "ugh. finally paid the card": diary style drops the "I" before a
+    past verb at the start of the message; it is the user's own event all the same. So is a
+    balance: "down 500 on sports bets"."""
+    start = 0
+    while start < 2 and start < len(words) and words[start] in rules.dropped_subject_leads:
+        start += 1
+    balance = words[start : start + 2]
+    if len(balance) == 2 and balance[0] in rules.balance_words and _holds_digit(balance[1]):
+        if any(family in reading.cues for family in rules.balance_families):
+            reading.add("own_event", f"(i) {' '.join(balance)}")
+        return
+    for position in (start, start + 1):
+        if position >= len(words):
+            return
+        verb = words[position]
+        if verb in rules.not_dropped_subject:
+            return
+        if _is_past(verb, rules):
+            follower = words[position + 1] if position + 1 < len(words) else None
+            if follower is None or follower in rules.dropped_subject_followers or _holds_digit(follower):
+                reading.add("own_event", f"(i) {' '.join(words[start : position + 1])}")
             return
         if verb not in rules.past_adverbs:
             return
@@ -57,6 +91,8 @@ def _read_names(reading: MessageReading, rules: RetrieveRules) -> None:
     if text == reading.lowered:  # typed all in lower case: no names to spot
         return
     never_names, openers, names = rules.never_names, rules.sentence_starters, reading.names
+    joined: set[str] = set()  # names written next to another one: "Paul Graham"
+    previous, previous_end = "", -2
     for match in _CAPITALISED.finditer(text):
         start, end = match.span()
         after = text[end : end + 2]
@@ -67,14 +103,37 @@ def _read_names(reading: MessageReading, rules: RetrieveRules) -> None:
         if stem in never_names:
             continue
         opener = stem in openers
+        if not opener:
+            if previous and start == previous_end + 1 and text[previous_end] == " ":
+                joined.update((previous, name))
+            previous, previous_end = name, end
         named = not _opens_sentence(text, start) or (after == "'s" and not opener)
         if named and name not in names:
             names.append(name)
         position = None if opener else reading.places.first(stem)  # None: not one of the words
         if position is not None:
+            if after == "'s" and named and rules.eponym_nouns.isdisjoint(words[position + 1 : position + 3]):
+                reading.add("possessive_name", f"{name}'s")
             _read_past_tense(words, position, reading, rules)
             if position and words[position - 1] == "did":
                 reading.add("status_check", f"did {stem}")
+            elif position and words[position - 1] in _IN_CHARACTER:
+                reading.add("canon_check", f"{words[position - 1]} {stem}")  # "would Kael forgive"
+    if names and rules.habit_words.intersection(reading.wordset):
+        _read_person_habits(reading, rules, joined)
+
+
+def _read_person_habits(reading: MessageReading, rules: RetrieveRules, joined: set[str]) -> None:
+    """A first name followed within two words by a habit word: "does Tomás usually", "Priya
+    prefers". A full name ("Paul Graham usually says") reads as a public figure instead."""
+    words = reading.words
+    for name in reading.names:
+        position = None if name in joined else reading.places.first(name.lower())
+        if position is None:
+            continue
+        habit = next((w for w in words[position + 1 : position + 3] if w in rules.habit_words), None)
+        if habit:
+            reading.add("person_habit", f"{name} {habit}")
 
 
 def _read_specific_items(reading: MessageReading, rules: RetrieveRules) -> None:
@@ -117,6 +176,7 @@ def read_details(reading: MessageReading, rules: RetrieveRules) -> None:
         for subject_places in places.values():
             for position in subject_places:
                 _read_past_tense(words, position, reading, rules)
+    _read_dropped_subject(words, reading, rules)
     _read_names(reading, rules)
     _read_specific_items(reading, rules)
 

@@ -205,6 +205,11 @@ class RetrieveRules:
     past_ending: str
     not_past: frozenset[str]
     irregular_past: frozenset[str]
+    dropped_subject_leads: frozenset[str]
+    not_dropped_subject: frozenset[str]
+    dropped_subject_followers: frozenset[str]
+    balance_words: frozenset[str]
+    balance_families: tuple[str, ...]
     that_after: frozenset[str]
     clause_shapes: re.Pattern[str]
     math_with_digits: re.Pattern[str]
@@ -219,6 +224,10 @@ class RetrieveRules:
     casual_max_words: int
     never_names: frozenset[str]  # listed not-names, and capitalised tools and platforms
     sentence_starters: frozenset[str]
+    habit_words: frozenset[str]
+    eponym_nouns: frozenset[str]
+    story_determiners: frozenset[str]
+    story_indefinites: frozenset[str]
     task_stopwords: frozenset[str]
     ongoing_conversation_types: frozenset[str]
     casual_conversation_types: frozenset[str]
@@ -262,6 +271,11 @@ def retrieve_rules() -> RetrieveRules:
         past_ending=str(past["ending"]),
         not_past=_words(past["not_past"]),
         irregular_past=_words(past["irregular"]),
+        dropped_subject_leads=_words(past["dropped_subject_leads"]),
+        not_dropped_subject=_words(past["not_dropped_subject"]),
+        dropped_subject_followers=_words(past["dropped_subject_followers"]),
+        balance_words=_words(past["balance_words"]),
+        balance_families=tuple(past["balance_families"]),
         that_after=_words(signals["anaphoric_reference"]["that_after"]),
         clause_shapes=clause_shapes(shape),
         math_with_digits=digit_led_any_of(shape["math_with_digits"]),
@@ -276,6 +290,10 @@ def retrieve_rules() -> RetrieveRules:
         casual_max_words=int(raw["casual"]["max_words"]),
         never_names=_words(names["not_names"]) | _product_words(domains, names["product_families"]),
         sentence_starters=_words(names["sentence_starters"]),
+        habit_words=_words(names["habit_words"]),
+        eponym_nouns=_words(names["eponym_nouns"]),
+        story_determiners=_words(context["story_determiners"]),
+        story_indefinites=_words(context["story_indefinites"]),
         task_stopwords=_words(context["task_stopwords"]),
         ongoing_conversation_types=_words(context["ongoing_conversation_types"]),
         casual_conversation_types=_words(context["casual_conversation_types"]),

@@ -13,11 +13,20 @@ from pandora_memory.policy.retrieve_signals import MessageReading
 
 _PERSONAL = "personal_reference"
 _OWNERSHIP = "ownership"
+_PERSON_HABIT = "person_habit"
+_OWN_EVENT = "own_event"
+_STORY_FAMILY = "fiction_canon"
 # Families that tie a generic-looking question back to the user's own context.
-_ANCHORS = (_OWNERSHIP, "past_reference")
+_ANCHORS = (_OWNERSHIP, "past_reference", _PERSON_HABIT)
+# Advice about "someone" in general: only the user's own "my" or "I" lightens it.
+_THIRD_PERSON = "third_person"
+_THIRD_PERSON_ANCHORS = (_OWNERSHIP, _PERSONAL)
+# What a continuity ask in the au namespace needs to be about: a recalled event (names and
+# definite story items are checked besides).
+_RECALLED = ("past_reference", "recall_question")
 # Cues that make a short message lean on context it does not contain.
 _SHORT_CONTEXT = ("anaphoric_reference", "continuation", "past_reference", "open_loop")
-_SHAPE_ORDER = ("generic_question", "math", "trivia")
+_SHAPE_ORDER = ("generic_question", _THIRD_PERSON, "math", "trivia")
 # Families whose retrieval mode depends on whether the message also names something.
 _MODE_FAMILIES = ("continuation", "open_loop")
 _MAX_ECHOED = 4
@@ -59,31 +68,60 @@ def _message_contributions(reading: MessageReading, rules: RetrieveRules) -> lis
         out.append(Contribution("personal_domain", weights["personal_domain"]))
     if reading.names:
         out.append(Contribution("named_entity", weights["named_entity"], tuple(reading.names)))
+    for family in (_PERSON_HABIT, _OWN_EVENT):
+        if family in cues:
+            out.append(Contribution(family, weights[family], tuple(cues[family])))
     if reading.specific_items:
         shown = tuple(dict.fromkeys(reading.specific_items))
         out.append(Contribution("specific_item", weights["specific_item"], shown))
     if short and any(family in cues for family in _SHORT_CONTEXT):
         out.append(Contribution("short_message", weights["short_context"], (f"{len(reading.words)} words",)))
+    if short and "status_check" in cues and "outcome" in cues:
+        out.append(Contribution("short_status_check", weights["short_status_check"], tuple(cues["outcome"])))
     return out
+
+
+def _story_item(reading: MessageReading, rules: RetrieveRules) -> str | None:
+    """A story word the message points at as a known item: "the prophecy", "that tavern scene".
+    Looks back up to three words for a determiner; an indefinite word ("a scene") stops it."""
+    words = reading.words
+    for cue in reading.cues.get(_STORY_FAMILY, ()):
+        for position in reading.places.of(cue):
+            for back in range(position - 1, max(-1, position - 4), -1):
+                if words[back] in rules.story_determiners:
+                    return " ".join(words[back : position + 1])
+                if words[back] in rules.story_indefinites:
+                    break
+    return None
+
+
+def _canon_item(reading: MessageReading, rules: RetrieveRules, namespace: Namespace) -> bool:
+    return namespace is Namespace.AU and _story_item(reading, rules) is not None
 
 
 def _shape_penalties(
     reading: MessageReading, rules: RetrieveRules, namespace: Namespace
 ) -> list[Contribution]:
-    weights = rules.weights
+    weights, cues = rules.weights, reading.cues
+    light, full = weights["shape_penalty_anchored"], weights["shape_penalty"]
     # In the au namespace a character's name ties even a trivia-shaped question to the canon.
-    anchored = any(family in reading.cues for family in _ANCHORS) or (
-        namespace is Namespace.AU and bool(reading.names)
-    )
-    penalty = weights["shape_penalty_anchored"] if anchored else weights["shape_penalty"]
+    au_names = namespace is Namespace.AU and bool(reading.names)
+    penalty = light if au_names or any(family in cues for family in _ANCHORS) else full
     if reading.in_chat_followup:
-        # A name also anchors a chat edit: "rewrite it in Seren's voice" still needs her canon.
-        weight = weights["shape_penalty_anchored"] if reading.names else penalty
-        return [Contribution("in_chat_followup", weight)]
-    shapes = [name for name in _SHAPE_ORDER if name in reading.shapes]
+        # A name or a definite story item anchors a chat edit: "rewrite it in Seren's voice" and
+        # "the scene with the letter. rewrite it" still need the canon.
+        canon = reading.names or _canon_item(reading, rules, namespace)
+        return [Contribution("in_chat_followup", light if canon else penalty)]
+    # "does Tomás usually": the habit word is the person's, not the mark of a generic question.
+    habits = {cue.rsplit(" ", 1)[-1] for cue in cues.get(_PERSON_HABIT, ())}
+    shapes = [name for name in _SHAPE_ORDER if name in reading.shapes and reading.shapes[name] not in habits]
     if not shapes:
         return []
-    return [Contribution(shapes[0], penalty, tuple(reading.shapes[s] for s in shapes))]
+    weight = {name: penalty for name in shapes}
+    if _THIRD_PERSON in weight:
+        weight[_THIRD_PERSON] = light if au_names or any(f in cues for f in _THIRD_PERSON_ANCHORS) else full
+    worst = min(shapes, key=weight.__getitem__)  # min keeps the first of equals: the reading order
+    return [Contribution(worst, weight[worst], tuple(reading.shapes[s] for s in shapes))]
 
 
 def _task_words(current_task: str, rules: RetrieveRules) -> set[str]:
@@ -98,8 +136,18 @@ def _context_contributions(
     conversation_type: str | None,
 ) -> list[Contribution]:
     weights, out = rules.weights, []
-    if namespace is Namespace.AU and (reading.names or "fiction_canon" in reading.cues):
+    if namespace is Namespace.AU and (reading.names or _STORY_FAMILY in reading.cues):
         out.append(Contribution("au_canon_lookup", weights["au_canon_lookup"]))
+    # "Corin's rank": a character's own detail is a continuity ask of its own.
+    asks = [*reading.cues.get("canon_check", ()), *reading.cues.get("possessive_name", ())]
+    if namespace is Namespace.AU and asks:
+        about = (
+            reading.names
+            or any(family in reading.cues for family in _RECALLED)
+            or _story_item(reading, rules) is not None
+        )
+        if about:
+            out.append(Contribution("au_continuity_check", weights["au_continuity_check"], tuple(asks)))
     if current_task and current_task.strip():
         out.append(Contribution("current_task", weights["current_task"]))
         shared = sorted(_task_words(current_task, rules).intersection(reading.words))

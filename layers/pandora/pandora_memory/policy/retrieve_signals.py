@@ -26,6 +26,19 @@ from pandora_memory.policy.retrieve_positions import WordPositions
 
 _SENTENCE_OPENING_THAT = re.compile(r"(?:^|[.!?;:]\s*)that\b")
 _CODE_BLOCK = re.compile(r"```.*?(?:```|$)", re.DOTALL)
+# A term in quotes or backticks is named, not used: "what does 'continue' do in a loop". Inline
+# code of any length (up to 80 characters); a quoted term of up to three words (a longer quote may
+# be speech). The opening mark follows no letter or digit (not the one in "don't"), the closing
+# one precedes none. The pattern opens on the mark itself, checked by a lookbehind after it, so the
+# search jumps from one mark to the next. A message that is little more than the quote
+# ('ok "continue"') uses the term: it stays. The term goes with one space after it, which keeps
+# the text single-spaced.
+_QUOTED_TERM = re.compile(r"""(['"`])(?<![^\W_]['"`])([^'"`\n]{1,80}?)\1(?![^\W_]) ?""")
+# Where a quoted term can open: most apostrophes sit inside words ("don't") and open nothing.
+_QUOTE_OPENINGS = (" '", ' "', "`", "('", '("')
+_MAX_QUOTED_WORDS = 3
+_MAX_QUOTED_CHARS = 40
+_MIN_WORDS_AROUND_QUOTE = 3
 _TYPOGRAPHY = (
     ("\u2019", "'"),
     ("\u2018", "'"),
@@ -68,11 +81,13 @@ class MessageReading:
 
 
 def prepare(message: str, max_chars: int) -> tuple[str, bool]:
-    """Unicode-normalise, unify quotes and dashes, drop pasted code, collapse whitespace; and
-    whether the text kept all of the message (nothing cut from a long one, no code dropped).
+    """Unicode-normalise, unify quotes and dashes, drop pasted code and quoted terms, collapse
+    whitespace; and whether the text kept all of the message (nothing cut from a long one, no
+    code or term dropped).
 
     Case is kept: names are spotted from it. Pasted code is material to work on, not the user
-    talking, so its "my_var" or "# we fix it later" must not read as personal context.
+    talking, so its "my_var" or "# we fix it later" must not read as personal context; nor must
+    the 'continue' of "what does 'continue' do in a loop".
     """
     whole = len(message) <= max_chars
     if not whole:
@@ -86,7 +101,18 @@ def prepare(message: str, max_chars: int) -> tuple[str, bool]:
     if "```" in text:
         whole = False
         text = _CODE_BLOCK.sub(" . ", text)
+    if text[:1] in ("'", '"') or any(map(text.__contains__, _QUOTE_OPENINGS)):
+        unquoted = _QUOTED_TERM.sub(_drop_named_term, text)
+        if unquoted != text and len(unquoted.split(None, _MIN_WORDS_AROUND_QUOTE)) >= _MIN_WORDS_AROUND_QUOTE:
+            whole, text = False, unquoted
     return _collapse_whitespace(text), whole
+
+
+def _drop_named_term(match: re.Match[str]) -> str:
+    mark, quoted = match.group(1, 2)
+    if mark == "`" or (len(quoted) <= _MAX_QUOTED_CHARS and quoted.count(" ") < _MAX_QUOTED_WORDS):
+        return ""
+    return match.group(0)
 
 
 def _collapse_whitespace(text: str) -> str:

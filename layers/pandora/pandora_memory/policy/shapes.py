@@ -20,6 +20,7 @@ ENVIRONMENT_SUFFIX = "environment_suffix"
 DURATION = "duration"
 METRIC = "metric"
 LONG_NUMBER = "long_number"
+CONFIG_ASSIGNMENT = "config_assignment"
 
 _REGION = re.compile(
     r"(?:us|eu|ap|sa|ca|me|af)-(?:north|south|east|west|central|northeast|southeast|northwest|southwest)-\d"
@@ -34,6 +35,8 @@ _NUMBER_SHAPE = re.compile(
     r"|(?P<long_number>\d{6}-\d{7}|\d{12,19}|(?:\d{4}-){3}\d{4})"
 )
 _DIGIT = re.compile(r"\d")
+# "TZ=UTC", "LOG_LEVEL = info": an upper-case key given a value (read on the case-kept text).
+_CONFIG_ASSIGNMENT = re.compile(r"(?<![\w=])[A-Z][A-Z0-9_]+\s?=\s?[\w\"'/.-]")
 _NO_SHAPES: frozenset[str] = frozenset()
 # Fillers may precede the subject ("ok so Riven..."); "the"/"a" may too ("the Tidewardens...").
 _CHARACTER_OPENING = re.compile(
@@ -50,6 +53,8 @@ def token_shapes(
     found: set[str] = set()
     if _INNER_CAPITAL.search(text):
         found.add(CAPITALISED)
+    if "=" in text and _CONFIG_ASSIGNMENT.search(text):
+        found.add(CONFIG_ASSIGNMENT)
     has_digit = _DIGIT.search(lowered) is not None  # one scan of the clause, not one per token
     for token in filterfalse(str.isalpha, tokens):  # most words are plain letters: skipped in C
         if "_" in token:

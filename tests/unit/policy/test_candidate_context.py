@@ -1,0 +1,134 @@
+"""Context rules of the candidate policy: hearsay, take-backs and corrections, tag questions, evidence
+that counts for another type in context, and the sensitivity of family, conflict and health turns."""
+
+import pytest
+from pandora_memory.policy.candidate import should_auto_create_memory_candidate
+from pandora_memory.policy.models import CandidateDecision, CandidateStatus, MemoryType, Sensitivity
+
+
+def _decide(message: str, namespace: str = "real_life") -> CandidateDecision:
+    return should_auto_create_memory_candidate(message, namespace=namespace)
+
+
+class TestHearsay:
+    @pytest.mark.parametrize(
+        "message",
+        [
+            "I heard that Deno 3 drops the permission flags",
+            "apparently the housing market is cooling off",
+            "people say you should always negotiate the first offer",
+            "the forecast says rain for the whole week",
+            "j'ai lu que le prix du cuivre va encore monter",
+        ],
+    )
+    def test_reported_news_and_received_wisdom_are_not_memories(self, message: str) -> None:
+        decision = _decide(message)
+        assert decision.status is CandidateStatus.NOT_CANDIDATE, decision.reason
+        assert "candidate.mood.reported" in decision.rules
+
+    def test_hearsay_the_user_acts_on_is_their_memory(self) -> None:
+        decision = _decide("I read that Heroku is ending hobby dynos, so we're moving the bot to Fly.io")
+        assert decision.status is CandidateStatus.CANDIDATE, decision.reason
+        # A move of the bot to a host is both a decision and where it runs.
+        assert decision.memory_type in (MemoryType.PROJECT_DECISION, MemoryType.DEPLOYMENT_TRUTH)
+        assert "i read that" not in decision.cues
+
+    def test_hearsay_about_the_users_own_world_stays_a_statement(self) -> None:
+        decision = _decide("apparently our landlord is selling the flat, we have to move out by june")
+        assert "candidate.mood.reported" not in decision.rules
+
+
+class TestTakingBack:
+    @pytest.mark.parametrize(
+        "message",
+        [
+            "the kickoff is on monday — no wait, disregard, Ana hasn't confirmed",
+            "we're moving billing to Paddle. jk, we're staying with Stripe",
+            "Sol is Ivo's twin - no, sorry, I'm mixing them up, ignore",
+            "the api rate limit is 50/min, scratch that, it was the old project",
+        ],
+    )
+    def test_a_retraction_and_its_reason_leave_no_memory(self, message: str) -> None:
+        decision = _decide(message)
+        assert decision.status is CandidateStatus.NOT_CANDIDATE, decision.reason
+        assert "candidate.durability.retraction" in decision.rules
+
+    def test_a_correction_with_a_new_value_is_a_candidate(self) -> None:
+        decision = _decide("the annual plan is priced at 90 — no wait, it's 120 now")
+        assert decision.status is CandidateStatus.CANDIDATE, decision.reason
+        assert decision.memory_type is MemoryType.BUSINESS_PRIORITY
+        assert "candidate.durability.correction" in decision.rules
+        assert "120" in decision.summary
+
+    def test_a_retraction_followed_by_a_new_decision_keeps_the_decision(self) -> None:
+        decision = _decide("we're going with Mapbox. scratch that, we're going with MapLibre")
+        assert decision.status is CandidateStatus.CANDIDATE, decision.reason
+        assert "Mapbox" not in decision.summary
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["je préfère les tableaux aux listes, ok?", "I prefer metric units in recipes, right?"],
+)
+def test_a_tag_question_does_not_make_a_statement_a_question(message: str) -> None:
+    decision = _decide(message)
+    assert decision.status is CandidateStatus.CANDIDATE, decision.reason
+    assert decision.memory_type is MemoryType.PREFERENCE
+
+
+class TestEvidenceInContext:
+    def test_a_decision_about_a_config_key_is_a_config_decision(self) -> None:
+        decision = _decide("we decided WORKER_CONCURRENCY stays at 4 in prod")
+        assert decision.memory_type is MemoryType.ENV_CONFIG_DECISION, decision.reason
+        assert "candidate.transfer.config_key" in decision.rules
+
+    def test_an_upper_case_assignment_is_config(self) -> None:
+        decision = _decide("PGTZ=UTC for every database connection from now on")
+        assert decision.memory_type is MemoryType.ENV_CONFIG_DECISION, decision.reason
+
+    def test_a_personal_rule_about_money_trouble_is_a_risk(self) -> None:
+        decision = _decide("my overdraft is at 1,900. rule: no more takeout until it's cleared")
+        assert decision.memory_type is MemoryType.RISK, decision.reason
+        assert "candidate.transfer.risk_rule" in decision.rules
+        assert decision.requires_review
+
+    def test_a_plain_team_rule_stays_a_decision(self) -> None:
+        decision = _decide("rule: no merges to main without a green build")
+        assert decision.memory_type is MemoryType.PROJECT_DECISION, decision.reason
+
+    def test_a_writer_stuck_on_a_chapter_is_blocked_in_the_fiction_namespace(self) -> None:
+        decision = _decide("can't finish chapter 6 until I know who betrays the guild", namespace="au")
+        assert decision.memory_type is MemoryType.BLOCKER, decision.reason
+
+    def test_a_character_stuck_in_the_story_is_canon(self) -> None:
+        decision = _decide("Veyra can't leave the tower until the eclipse, that's the curse", namespace="au")
+        assert decision.memory_type is MemoryType.AU_CANON, decision.reason
+
+    @pytest.mark.parametrize(
+        "message",
+        ["ok I skimmed your answer, makes sense", "I tweaked two lines in your draft, reads better"],
+    )
+    def test_feedback_on_the_reply_is_not_a_memory(self, message: str) -> None:
+        assert _decide(message).status is CandidateStatus.NOT_CANDIDATE
+
+
+@pytest.mark.parametrize(
+    ("message", "level"),
+    [
+        ("still haven't told my dad I failed the bar exam, need to before sunday", Sensitivity.PRIVATE),
+        ("my sister doesn't know I'm paying off her car loan", Sensitivity.PRIVATE),
+        ("Marco and I clashed again in the design review, I'll talk to him tomorrow", Sensitivity.HIGH),
+        ("Jonas and I had a huge row, he's not picking up my calls", Sensitivity.HIGH),
+        ("a reporter asked me about the breach at my old employer, I'm not commenting", Sensitivity.HIGH),
+    ],
+)
+def test_family_secrets_conflicts_and_press_are_gated(message: str, level: Sensitivity) -> None:
+    decision = _decide(message)
+    assert decision.status is CandidateStatus.CANDIDATE, decision.reason
+    assert decision.sensitivity is level, decision.reason
+    assert decision.requires_review
+
+
+def test_a_budget_breakdown_is_not_a_crisis() -> None:
+    decision = _decide("todo: send the client the cost breakdown for phase two")
+    assert decision.sensitivity not in (Sensitivity.HIGH, Sensitivity.PRIVATE), decision.reason

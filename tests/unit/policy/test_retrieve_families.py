@@ -1,0 +1,73 @@
+"""Cue families that need the turn's context: au continuity asks, story items, status checks on
+the user's own things, someone's habits, personal news, third-person advice and disclaimers."""
+
+import pytest
+from pandora_memory.policy.retrieve import should_auto_retrieve_memory
+
+
+def _decide(message: str, namespace: str = "real_life") -> tuple[bool, list[str]]:
+    decision = should_auto_retrieve_memory(message, namespace=namespace)
+    return decision.should_retrieve, decision.rules
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "the curse inscription, word for word",
+        "Corin's rank among the wardens?",
+        "Thornwick would never abandon the order, right? not after the siege",
+    ],
+)
+def test_a_continuity_ask_about_the_canon_retrieves_in_the_au(message: str) -> None:
+    retrieve, rules = _decide(message, "au")
+    assert retrieve
+    assert "au_continuity_check" in rules
+    assert not _decide(message, "real_life")[0]
+
+
+def test_a_continuity_ask_needs_something_of_the_canon_to_be_about() -> None:
+    retrieve, rules = _decide("should a prophecy be worded vaguely or exactly?", "au")
+    assert not retrieve
+    assert "au_continuity_check" not in rules
+
+
+def test_a_definite_story_item_anchors_a_chat_edit_in_the_au() -> None:
+    assert _decide("the tavern brawl scene. tighten it up", "au")[0]
+    assert not _decide("ok tighten it up a bit", "au")[0]
+    # "a scene" is any scene: the look back stops at the indefinite article.
+    assert not _decide("rewrite it as a scene for a writing class", "au")[0]
+
+
+def test_a_short_status_check_needs_an_outcome_verb() -> None:
+    retrieve, rules = _decide("did the appeal go through?")
+    assert retrieve
+    assert "short_status_check" in rules
+    assert not _decide("did the romans have running water?")[0]
+
+
+def test_a_habit_word_after_a_first_name_is_not_a_generic_question() -> None:
+    retrieve, rules = _decide("what kind of feedback does Amara usually want on a first draft")
+    assert retrieve
+    assert "person_habit" in rules and "generic_question" not in rules
+    assert not _decide("what does a VC usually care about in a seed deck")[0]
+
+
+def test_personal_news_with_the_subject_dropped_retrieves() -> None:
+    retrieve, rules = _decide("blew 200 on scratch cards this morning")
+    assert retrieve
+    assert {"own_event", "risk"} <= set(rules)
+    assert not _decide("lost in translation is such a good movie")[0]
+
+
+def test_third_person_advice_is_not_lightened_by_a_recalled_event() -> None:
+    retrieve, rules = _decide("if someone's brother keeps borrowing money, when should they say no")
+    assert not retrieve
+    assert "third_person" in rules
+    assert _decide("my brother keeps borrowing money, when should I say no")[0]
+
+
+def test_a_disclaimer_outweighs_the_my_it_holds() -> None:
+    retrieve, rules = _decide("not about my own startup, but why do most b2b pilots stall")
+    assert not retrieve
+    assert "personal_disclaimer" in rules
+    assert _decide("not about the money, did Dana ever pay me back for the tickets")[0]

@@ -1,35 +1,52 @@
-"""Import time of each function module, the larger part of a Python Lambda cold start.
+"""Cold start of each function: the import of its module, and "cold total" = import + first request.
 
 Each functions/<name>/app.py is loaded by file path, as Lambda loads its handler, in a fresh Python
 process each time (the layer's directory on PYTHONPATH as /opt/python is in Lambda, the template's
-environment set), and timed from before the import to after it; interpreter start-up is excluded.
-A bare Powertools handler (bench/fixtures/hello_app.py: Logger, APIGatewayRestResolver, one route)
-is measured the same way in the same run, runs interleaved, so their ratio is the figure that carries
-over to other machines. Bytecode caches are warm for both. Aim: each function at most 1.5× the bare
-handler; for a function over the aim the heaviest imports are named (`python -X importtime`, one
-extra run).
+environment set), timed from before the import to after it; interpreter start-up is excluded. The
+same process then answers one representative event (bench/cold_requests.py: events/ served by a moto
+server outside the measured process), so work deferred from the import to the first request still
+counts in the cold total. A bare Powertools handler (bench/fixtures/hello_app.py: Logger,
+APIGatewayRestResolver, one route) is measured the same way in the same run, answering its own
+GET /hello, runs interleaved, so the ratios are the figures that carry over to other machines.
+Bytecode caches are warm for both; tracing is off for both (POWERTOOLS_TRACE_DISABLED), except in
+one row that runs the turn with tracing on, as deployed. Aim (issue 3): each function's import at
+most 1.5× the bare handler's; for a function over it the heaviest imports are named
+(`python -X importtime`, one extra run).
 """
 
 import json
-import os
 import subprocess
 import sys
+import tempfile
 from collections import defaultdict
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from bench.aws_env import FUNCTIONS, REGION
-from bench.report import REPO_ROOT, Section, median
+from bench.cold_requests import FirstRequest, cold_stack
+from bench.report import Section, median
 
-BARE = REPO_ROOT / "bench" / "fixtures" / "hello_app.py"
-LAYER = REPO_ROOT / "layers" / "pandora"
 AIM_RATIO = 1.5
 MARKER = "--bench-import-starts--"
+REQUEST_MARKER = "--bench-first-request-starts--"
 
-# Loads one handler file the way Lambda's runtime does and prints the seconds the import took.
+# Loads one handler file the way Lambda's runtime does, answers one event, prints both phases' seconds.
 _PROBE = f"""
 import importlib.util, json, sys, time
-path = sys.argv[1]
+path, event_path = sys.argv[1], sys.argv[2]
+with open(event_path, encoding="utf-8") as file:
+    event = json.load(file)
+class Context:
+    function_name = "pandora-bench"
+    function_version = "$LATEST"
+    invoked_function_arn = "arn:aws:lambda:us-east-1:123456789012:function:pandora-bench"
+    memory_limit_in_mb = 512
+    aws_request_id = "6f1c2b7e-2f4a-4c59-9a1e-0d5b8c3a7e21"
+    log_group_name = "/aws/lambda/pandora-bench"
+    log_stream_name = "bench"
+    def get_remaining_time_in_millis(self):
+        return 10000
 sys.path.insert(0, path.rsplit("/", 1)[0])
 sys.stderr.write("{MARKER}\\n")
 started, cpu = time.perf_counter(), time.process_time()
@@ -37,83 +54,89 @@ spec = importlib.util.spec_from_file_location("app", path)
 module = importlib.util.module_from_spec(spec)
 sys.modules["app"] = module
 spec.loader.exec_module(module)
-print(json.dumps([time.perf_counter() - started, time.process_time() - cpu]))
+imported, imported_cpu = time.perf_counter(), time.process_time()
+sys.stderr.write("{REQUEST_MARKER}\\n")
+result = module.lambda_handler(event, Context())
+done, done_cpu = time.perf_counter(), time.process_time()
+phases = [imported - started, imported_cpu - cpu, done - imported, done_cpu - imported_cpu]
+print(json.dumps({{"phases": phases, "result": result}}))
 """
 
 
 @dataclass(frozen=True)
-class ImportTiming:
-    name: str
+class Sample:
+    import_wall: float
+    import_cpu: float
+    request_wall: float
+    request_cpu: float
+
+
+@dataclass(frozen=True)
+class ColdTiming:
+    label: str
     path: Path
-    wall: list[float]
-    cpu: list[float]
+    samples: list[Sample]
+
+    def _ms(self, pick: str) -> float:
+        return median([getattr(sample, pick) for sample in self.samples]) * 1000
 
     @property
-    def wall_ms(self) -> float:
-        return median(self.wall) * 1000
+    def import_cpu_ms(self) -> float:
+        return self._ms("import_cpu")
 
     @property
-    def cpu_ms(self) -> float:
-        return median(self.cpu) * 1000
+    def import_wall_ms(self) -> float:
+        return self._ms("import_wall")
+
+    @property
+    def total_cpu_ms(self) -> float:
+        return median([s.import_cpu + s.request_cpu for s in self.samples]) * 1000
+
+    @property
+    def total_wall_ms(self) -> float:
+        return median([s.import_wall + s.request_wall for s in self.samples]) * 1000
 
 
-def function_files() -> list[Path]:
-    return sorted(FUNCTIONS.glob("*/app.py"))
-
-
-def _environment() -> dict[str, str]:
-    from pandora_devstack.provision import LOCAL_STACK_NAME, function_environment
-    from pandora_devstack.template import Resolver, load_template
-
-    template = load_template()
-    resolver = Resolver(template, stack_name=LOCAL_STACK_NAME, region=REGION, parameters={"Stage": "dev"})
-    return {
-        **function_environment(template, resolver),
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "PYTHONPATH": str(LAYER),
-        "AWS_DEFAULT_REGION": REGION,
-        "AWS_REGION": REGION,
-        "POWERTOOLS_TRACE_DISABLED": "true",
-    }
-
-
-def import_seconds(path: Path, env: dict[str, str], importtime: bool = False) -> tuple[list[float], str]:
-    """[wall, CPU] seconds to import `path` in a fresh interpreter, and its stderr (-X importtime)."""
+def probe(request: FirstRequest, env: dict[str, str], importtime: bool = False) -> tuple[Sample, str]:
+    """One fresh process: import `request.app`, answer its event; the phases and the stderr."""
     flags = ["-X", "importtime"] if importtime else []
-    completed = subprocess.run(
-        [sys.executable, "-s", *flags, "-c", _PROBE, str(path)],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=120,
-    )
-    wall, cpu = json.loads(completed.stdout.strip().splitlines()[-1])
-    return [float(wall), float(cpu)], completed.stderr
+    with tempfile.NamedTemporaryFile("w", suffix=".json", encoding="utf-8") as event_file:
+        json.dump(request.event(), event_file)
+        event_file.flush()
+        completed = subprocess.run(
+            [sys.executable, "-s", *flags, "-c", _PROBE, str(request.app), event_file.name],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=120,
+        )
+    if completed.returncode != 0:
+        raise RuntimeError(f"{request.label}: the probe failed:\n{completed.stderr[-3000:]}")
+    reply: dict[str, Any] = json.loads(completed.stdout.strip().splitlines()[-1])
+    if not request.check(reply["result"]):
+        failures = [line for line in completed.stdout.splitlines() if '"error_type"' in line]
+        raise RuntimeError(
+            f"{request.label}: the first request did not succeed: {reply['result']!r:.500} {failures}"
+        )
+    return Sample(*(float(value) for value in reply["phases"])), completed.stderr
 
 
-def measure(paths: list[Path], runs: int) -> list[ImportTiming]:
-    env = _environment()
-    samples: dict[Path, list[list[float]]] = defaultdict(list)
-    for path in paths:  # one untimed run each: bytecode caches written, files in the page cache
-        import_seconds(path, env)
-    for _ in range(runs):
-        for path in paths:
-            samples[path].append(import_seconds(path, env)[0])
-    return [
-        ImportTiming(_label(path), path, [s[0] for s in samples[path]], [s[1] for s in samples[path]])
-        for path in paths
-    ]
+def measure(runs: int, select: Collection[str] | None = None) -> list[ColdTiming]:
+    """Each selected first request (all by default) `runs` times, interleaved, after one untimed run
+    each (bytecode caches written, files in the page cache, the note ingested)."""
+    with cold_stack() as stack:
+        requests = [r for r in stack.requests if select is None or r.label in select]
+        samples: dict[str, list[Sample]] = defaultdict(list)
+        for request in requests:
+            probe(request, stack.env(request))
+        for _ in range(runs):
+            for request in requests:
+                samples[request.label].append(probe(request, stack.env(request))[0])
+        return [ColdTiming(r.label, r.app, samples[r.label]) for r in requests]
 
 
-def _label(path: Path) -> str:
-    return "bare Powertools handler" if path == BARE else path.parent.name
-
-
-def heaviest_imports(path: Path, top: int = 5) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
-    """(direct imports by cumulative ms, top-level packages by summed self ms) from -X importtime."""
-    _, stderr = import_seconds(path, _environment(), importtime=True)
-    lines = stderr.split(MARKER, 1)[-1].splitlines()
+def _parse_importtime(lines: list[str], top: int) -> tuple[list[tuple[str, float]], dict[str, float]]:
     direct: list[tuple[str, float]] = []
     packages: dict[str, float] = defaultdict(float)
     for line in lines:
@@ -125,49 +148,84 @@ def heaviest_imports(path: Path, top: int = 5) -> tuple[list[tuple[str, float]],
         self_us, cumulative_us, raw_name = int(parts[0]), int(parts[1]), parts[2]
         name = raw_name.strip()
         packages[name.split(".")[0]] += self_us / 1000
-        if len(raw_name) - len(raw_name.lstrip(" ")) == 1:  # imported by the handler file itself
+        if len(raw_name) - len(raw_name.lstrip(" ")) == 1:  # imported by the handler's own code
             direct.append((name, cumulative_us / 1000))
+    return sorted(direct, key=lambda item: -item[1])[:top], packages
+
+
+@dataclass(frozen=True)
+class HeavyImports:
+    at_import: list[tuple[str, float]]  # imported by the handler file, cumulative ms
+    at_first_request: list[tuple[str, float]]  # imported while answering the first event
+    packages: list[tuple[str, float]]  # top-level packages by summed own ms, both phases
+
+
+def heaviest_imports(request: FirstRequest, env: dict[str, str], top: int = 5) -> HeavyImports:
+    """The heaviest imports of both phases, from `python -X importtime`."""
+    _, stderr = probe(request, env, importtime=True)
+    import_part, _, request_part = stderr.split(MARKER, 1)[-1].partition(REQUEST_MARKER)
+    at_import, packages = _parse_importtime(import_part.splitlines(), top)
+    at_request, later = _parse_importtime(request_part.splitlines(), top)
+    for name, ms in later.items():
+        packages[name] += ms
     by_package = sorted(packages.items(), key=lambda item: -item[1])[:top]
-    return sorted(direct, key=lambda item: -item[1])[:top], by_package
+    return HeavyImports(at_import, at_request, by_package)
+
+
+def _listed(pairs: list[tuple[str, float]]) -> str:
+    return ", ".join(f"`{name}` {ms:.0f} ms" for name, ms in pairs) or "none"
 
 
 def run(quick: bool = False) -> Section:
     runs = 3 if quick else 21
-    timings = measure([BARE, *function_files()], runs)
+    timings = measure(runs)
     bare = timings[0]
     rows = []
-    over: list[ImportTiming] = []
-    figures = {"bare_import_cpu_ms": bare.cpu_ms, "bare_import_wall_ms": bare.wall_ms}
+    over: list[ColdTiming] = []
+    figures = {
+        "bare_import_cpu_ms": bare.import_cpu_ms,
+        "bare_import_wall_ms": bare.import_wall_ms,
+        "bare_cold_total_cpu_ms": bare.total_cpu_ms,
+    }
     for timing in timings[1:]:
-        ratio = timing.cpu_ms / bare.cpu_ms
-        figures[f"import_cpu_ms:{timing.name}"] = timing.cpu_ms
-        figures[f"import_ratio:{timing.name}"] = ratio
-        if ratio > AIM_RATIO:
+        ratio = timing.import_cpu_ms / bare.import_cpu_ms
+        total_ratio = timing.total_cpu_ms / bare.total_cpu_ms
+        figures[f"import_cpu_ms:{timing.label}"] = timing.import_cpu_ms
+        figures[f"import_ratio:{timing.label}"] = ratio
+        figures[f"cold_total_cpu_ms:{timing.label}"] = timing.total_cpu_ms
+        figures[f"cold_total_ratio:{timing.label}"] = total_ratio
+        if ratio > AIM_RATIO and all(timing.path != seen.path for seen in over):
             over.append(timing)
         rows.append(
-            f"| {timing.name} | {timing.cpu_ms:.0f} | {timing.wall_ms:.0f} | **{ratio:.2f}×** "
-            f"| {timing.wall_ms / bare.wall_ms:.2f}× | {'met' if ratio <= AIM_RATIO else 'MISSED'} |"
+            f"| {timing.label} | {timing.import_cpu_ms:.0f} | **{ratio:.2f}×** | {timing.total_cpu_ms:.0f} "
+            f"| **{total_ratio:.2f}×** | {timing.import_wall_ms:.0f} / {timing.total_wall_ms:.0f} "
+            f"| {'met' if ratio <= AIM_RATIO else 'MISSED'} |"
         )
     body = (
         (__doc__ or "").strip()
-        + f"\n\nMedian of {runs} fresh processes each. The ratio is taken on CPU time, which other work "
-        "on a shared machine disturbs less than wall time; both are shown. The bare handler imports in "
-        f"{bare.cpu_ms:.0f} ms CPU / {bare.wall_ms:.0f} ms wall on this machine.\n\n"
-        "| function | import CPU (ms) | wall (ms) | × bare (CPU) | × bare (wall) | aim ≤ 1.5× |\n"
-        "|---|---:|---:|---:|---:|---|\n" + "\n".join(rows)
+        + f"\n\nMedian of {runs} fresh processes each. Ratios are taken on CPU time, which other work on "
+        "a shared machine disturbs less than wall time, and which leaves out the emulator answering the "
+        "AWS calls (wall time includes it). The bare handler imports in "
+        f"{bare.import_cpu_ms:.0f} ms CPU and its cold total is {bare.total_cpu_ms:.0f} ms CPU "
+        f"({bare.import_wall_ms:.0f} / {bare.total_wall_ms:.0f} ms wall) on this machine.\n\n"
+        "| function (first request) | import CPU (ms) | import × bare | cold total CPU (ms) "
+        "| cold total × bare | wall ms (import / cold total) | import aim ≤ 1.5× |\n"
+        "|---|---:|---:|---:|---:|---:|---|\n" + "\n".join(rows)
     )
     if quick and over:
         body += "\n\nThe heaviest imports are named in the full run."
-    for timing in [] if quick else over:
-        direct, packages = heaviest_imports(timing.path)
-        body += (
-            f"\n\n`{timing.name}` heaviest imports — by the handler file (cumulative): "
-            + ", ".join(f"`{name}` {ms:.0f} ms" for name, ms in direct)
-            + "; by package (own time summed): "
-            + ", ".join(f"`{name}` {ms:.0f} ms" for name, ms in packages)
-            + "."
-        )
-    return Section("Cold start: import time of each function", body, figures)
+    if not quick and over:
+        with cold_stack() as stack:
+            for timing in over:
+                [request] = [r for r in stack.requests if r.label == timing.label]
+                heavy = heaviest_imports(request, stack.env(request))
+                body += (
+                    f"\n\n`{timing.path.parent.name}` heaviest imports — by the handler file (cumulative): "
+                    f"{_listed(heavy.at_import)}; during its first request ({timing.label}): "
+                    f"{_listed(heavy.at_first_request)}; by package (own time summed): "
+                    f"{_listed(heavy.packages)}."
+                )
+    return Section("Cold start: import and first request of each function", body, figures)
 
 
 if __name__ == "__main__":

@@ -2,11 +2,14 @@
 
 Each handler module is imported from its file under a name unique to its function, so two functions
 that both ship an `app.py` never share a module. An import failure is kept and reported on every
-invocation, as Lambda reports an init error.
+invocation, as Lambda reports an init error. A function serves one event at a time, as a Lambda
+container does: handlers may keep per-request state in module globals (Powertools' resolver keeps the
+current event on itself), so the threaded local API must not interleave two events in one module.
 """
 
 import importlib.util
 import sys
+import threading
 import time
 import traceback
 import uuid
@@ -136,6 +139,7 @@ class LocalFunction:
         self._monitor = monitor
         self.init_error: FunctionInitError | None = None
         self._handler: Handler | None = None
+        self._one_event_at_a_time = threading.Lock()
         try:
             self._handler = _import_handler(spec)
         except FunctionInitError as error:
@@ -157,8 +161,9 @@ class LocalFunction:
         """The handler's return value; raises what the handler raises (or the init error)."""
         if self._handler is None:
             raise self.init_error or FunctionInitError(self.spec.logical_id)
-        context = self.context()
-        with self._monitor(self.spec.function_name):
+        # Waiting here is queueing, not run time: Lambda would have started another container instead.
+        with self._one_event_at_a_time, self._monitor(self.spec.function_name):
+            context = self.context()
             started = time.monotonic()
             result = self._handler(event, context)
             elapsed = time.monotonic() - started

@@ -16,11 +16,14 @@ from pandora_memory.ingest.events import parse_event
 from pandora_memory.ingest.factory import CLIENT_CONFIG, build_pipeline
 from pandora_memory.ingest.outcomes import IngestStepError, OutcomeKind
 from pandora_memory.ingest.pipeline import IngestPipeline
+from pandora_memory.tracing import build_tracer
 
 logger = Logger()
+tracer = build_tracer()
 
 
 @cache
+@tracer.capture_method(capture_response=False)  # the container's one-off set-up, in its first trace
 def pipeline() -> IngestPipeline:
     return build_pipeline(
         load_ingest_settings(),
@@ -29,8 +32,10 @@ def pipeline() -> IngestPipeline:
     )
 
 
-# log_event stays False: an event names keys that may be rejected for carrying a credential.
+# log_event stays False and the trace holds neither reply nor error: an event names keys that may be
+# rejected for carrying a credential.
 @logger.inject_lambda_context(log_event=False)
+@tracer.capture_lambda_handler(capture_response=False, capture_error=False)
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     outcomes: list[dict[str, object]] = []
     failure: IngestStepError | None = None

@@ -18,6 +18,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from pandora_memory.settings import get_settings
 from pandora_memory.storage.token_store import TokenStore
 from pandora_memory.tokens import AuthenticationError, TokenRecord, authenticate, scope_claim
+from pandora_memory.tracing import build_tracer
 
 AUTHORIZER_DECISION_METRIC = "AuthorizerDecision"
 OUTCOME_DIMENSION = "outcome"
@@ -27,9 +28,11 @@ DENY = "deny"
 UNAUTHORIZED = "Unauthorized"
 
 logger = Logger()
+tracer = build_tracer()
 
 
 @cache
+@tracer.capture_method(capture_response=False)  # the container's one-off set-up, in its first trace
 def token_store() -> TokenStore:
     return TokenStore(boto3.client("ssm"), tokens_path=get_settings().tokens_path)
 
@@ -49,8 +52,10 @@ def _allow_policy(method_arn: str, record: TokenRecord) -> dict[str, Any]:
     return policy.asdict()
 
 
-# log_event stays False whatever the environment says: the event holds the bearer token.
+# log_event stays False whatever the environment says, and the trace holds neither reply nor error:
+# the event holds the bearer token.
 @logger.inject_lambda_context(log_event=False)
+@tracer.capture_lambda_handler(capture_response=False, capture_error=False)
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     request = APIGatewayAuthorizerTokenEvent(event)
     try:

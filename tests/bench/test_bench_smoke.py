@@ -2,6 +2,7 @@
 speed targets live in docs/benchmarks.md."""
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,7 @@ REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:  # the benchmarks are a top-level package of the repository, not installed
     sys.path.insert(0, str(REPO))
 
-from bench import aws_calls, cold_start, handler_latency, ingest_throughput, load  # noqa: E402
+from bench import aws_calls, cold_requests, cold_start, handler_latency, ingest_throughput, load  # noqa: E402
 from bench import search_quality_latency as search  # noqa: E402
 from bench.corpus import synthetic_corpus  # noqa: E402
 from bench.retrieval_eval import questions  # noqa: E402
@@ -26,12 +27,29 @@ def test_aws_calls_are_counted_per_scenario() -> None:
     assert all(not scenario.outcome.startswith("HTTP") for scenario in scenarios)
 
 
-def test_cold_start_times_a_fresh_import_and_names_its_imports() -> None:
-    [bare] = cold_start.measure([cold_start.BARE], runs=1)
-    assert bare.wall[0] > 0 and bare.cpu[0] > 0
-    direct, packages = cold_start.heaviest_imports(cold_start.BARE)
-    assert any(name.startswith("aws_lambda_powertools") for name, _ in direct)
-    assert packages
+def test_cold_start_times_the_import_and_the_first_request_of_a_fresh_process() -> None:
+    bare, authorizer = cold_start.measure(runs=1, select={"bare Powertools handler", "token_authorizer"})
+    assert (bare.label, authorizer.label) == ("bare Powertools handler", "token_authorizer")
+    for timing in (bare, authorizer):
+        [sample] = timing.samples
+        assert sample.import_cpu > 0 and sample.request_cpu > 0 and sample.request_wall > 0
+    assert authorizer.total_cpu_ms > authorizer.import_cpu_ms
+
+
+def test_cold_start_names_the_imports_of_both_phases() -> None:
+    with cold_requests.cold_stack() as stack:
+        [authorizer] = [r for r in stack.requests if r.label == "token_authorizer"]
+        heavy = cold_start.heaviest_imports(authorizer, stack.env(authorizer))
+    assert any(name.startswith("aws_lambda_powertools") for name, _ in heavy.at_import)
+    assert heavy.packages
+
+
+def test_a_first_request_that_fails_is_never_timed() -> None:
+    with cold_requests.cold_stack() as stack:
+        [authorizer] = [r for r in stack.requests if r.label == "token_authorizer"]
+        refused = replace(authorizer, event=lambda: {**authorizer.event(), "authorizationToken": "Bearer x"})
+        with pytest.raises(RuntimeError, match="token_authorizer"):
+            cold_start.probe(refused, stack.env(authorizer))
 
 
 def test_handler_latency_runs_turns_of_both_modes() -> None:

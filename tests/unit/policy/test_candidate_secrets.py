@@ -163,4 +163,51 @@ def test_any_text_gives_a_valid_decision(
     # The caller's source is echoed only when it is a plain identifier.
     plain = re.fullmatch(r"[a-z0-9_.-]{1,32}", source) is not None
     assert (f"source {source};" in decision.reason or decision.reason.endswith(f"source {source}")) == plain
-    assert ("source other" in decision.reason) != plain
+    assert ("source other" in decision.reason) != plain or source == "other"  # "other" is both
+
+
+def fake_password(rng: random.Random) -> str:
+    return _chars(rng, 6) + rng.choice("!#%*@^") + _chars(rng, 3, string.digits)
+
+
+def fake_access_code(rng: random.Random) -> str:
+    return _chars(rng, 6, string.digits)
+
+
+def fake_hex_token(rng: random.Random) -> str:
+    return _chars(rng, 32, "0123456789abcdef")
+
+
+# Credentials that only their context marks: user pairs, other languages, positional code arguments.
+CONTEXT_SECRETS = [
+    ("bank login: user tidewell_ops pass {secret}", fake_password),
+    ("creds for the NAS are backup / {secret}", fake_password),
+    ("router admin:{secret} until I change it", fake_password),
+    ("o código do alarme é {secret}", fake_access_code),
+    ("unser Zugangscode lautet {secret}", fake_access_code),
+    ("le code de la porte est {secret}", fake_access_code),
+    ("hasło do wifi to {secret}", fake_password),
+    ("client = Client('AC0123456789abcdef0123456789abcdef', '{secret}')", fake_hex_token),
+    ("r = requests.get(url, auth=('svc-bot', '{secret}'))", fake_password),
+]
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    before=_filler_text,
+    after=_filler_text,
+    seed=st.integers(min_value=0, max_value=2**32 - 1),
+    family=st.integers(min_value=0, max_value=len(CONTEXT_SECRETS) - 1),
+    in_reply=st.booleans(),
+)
+def test_a_credential_marked_by_its_context_is_blocked_and_never_echoed(
+    before: str, after: str, seed: int, family: int, in_reply: bool
+) -> None:
+    template, maker = CONTEXT_SECRETS[family]
+    secret = maker(random.Random(seed))
+    carrier = f"{before}\n{template.format(secret=secret)}\n{after}"
+    user, reply = (after, carrier) if in_reply else (carrier, None)
+    decision = should_auto_create_memory_candidate(user, reply, namespace="real_life")
+    assert decision.status is CandidateStatus.BLOCKED_SECRET
+    assert decision.requires_review
+    assert_never_echoed(decision, secret)

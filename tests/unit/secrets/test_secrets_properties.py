@@ -5,7 +5,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pandora_memory.secrets import find_secrets, redact
-from secret_fakes import FAKES
+from secret_fakes import FAKES, chars, password
 
 # Talk about credentials without one: credential nouns, function words and the adjectives that
 # follow "password is" in ordinary talk. A plain noun ("password is sunflower") would be a stated
@@ -79,3 +79,61 @@ def test_arbitrary_unicode_never_crashes_and_spans_are_valid(text: str) -> None:
         assert previous_end <= finding.start < finding.end <= len(text)
         previous_end = finding.end
     assert redact(text).findings == tuple(findings)
+
+
+def _user(rng: random.Random) -> str:
+    return rng.choice(["jdoe", "ops", "tidewell_ops", "maria.s", "svc-bot", "ana.lima"]) + str(
+        rng.randint(1, 99)
+    )
+
+
+def _pin(rng: random.Random) -> str:
+    return "".join(rng.choice("0123456789") for _ in range(rng.randint(5, 8)))
+
+
+def _hex32(rng: random.Random) -> str:
+    return chars(rng, 32, "0123456789abcdef")
+
+
+# Credentials stated without "password is": (template, which value of the fill is the secret).
+CONTEXT_FAMILIES = [
+    "bank login: user {user} pass {password}",
+    "login is {user} / {password}",
+    "creds: {user} / {password}",
+    "admin:{password} for the router",
+    "o código do alarme é {pin}",
+    "le code de la porte est {pin}",
+    "der Zugangscode lautet {pin}",
+    "il codice del cancello è {pin}",
+    "hasło do wifi to {password}",
+    "mein Kennwort lautet {password}",
+    "requests.get(url, auth=('{user}', '{password}'))",
+    "Client('AC{hex}', '{token}')",
+    "const stripe = new Stripe('{token}');",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    template=st.sampled_from(CONTEXT_FAMILIES),
+    seed=st.integers(0, 2**32 - 1),
+    before=FILLER,
+    after=FILLER,
+)
+def test_credential_stated_in_context_is_found_and_redacted(
+    template: str, seed: int, before: str, after: str
+) -> None:
+    rng = random.Random(seed)
+    fill = {
+        "user": _user(rng),
+        "password": password(rng),
+        "pin": _pin(rng),
+        "hex": _hex32(rng),
+        "token": chars(rng, 32),
+    }
+    secret = next(fill[name] for name in ("password", "pin", "token") if "{" + name + "}" in template)
+    text = f"{before}\n{template.format(**fill)}\n{after}"
+
+    redacted = redact(text)
+
+    assert secret not in redacted.text

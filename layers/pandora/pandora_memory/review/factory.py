@@ -6,10 +6,19 @@ from pandora_memory.review.metrics import EmfReviewMetrics, ReviewMetrics
 from pandora_memory.review.repository import ReviewRepository, Tables
 from pandora_memory.review.service import ReviewService
 from pandora_memory.review.settings import ReviewSettings
-from pandora_memory.secrets import redact
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
+
+    from pandora_memory.secrets.findings import Redaction
+
+
+def redact_on_demand(text: str) -> "Redaction":
+    """The secret detectors load at the first text to redact (an edit, a note, a manual add): listing,
+    reading and rejecting candidates never redact, so a container serving only those never loads them."""
+    from pandora_memory.secrets import redact
+
+    return redact(text)
 
 
 def build_review_service(
@@ -23,6 +32,6 @@ def build_review_service(
     )
     return ReviewService(
         ReviewRepository(dynamodb, tables),
-        redactor=redact,
+        redactor=redact_on_demand,
         metrics=metrics or EmfReviewMetrics(settings.metrics_namespace, settings.service_name),
     )

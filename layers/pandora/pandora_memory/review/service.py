@@ -9,6 +9,7 @@ import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from aws_lambda_powertools import Logger
 
@@ -31,12 +32,15 @@ from pandora_memory.review.ids import parse_candidate_id
 from pandora_memory.review.metrics import ReviewMetrics, record_actions
 from pandora_memory.review.records import MEMORY_SOURCE_MANUAL, MEMORY_SOURCE_REVIEW, ReviewedCandidate
 from pandora_memory.review.repository import ReviewRepository, StatusChange
-from pandora_memory.secrets.findings import Redaction
 from pandora_memory.storage.records import InboxStatus, MemoryRecord, MemoryStatus, utc_timestamp
+
+if TYPE_CHECKING:
+    # Types only: the detectors behind them load when a text is first redacted (see the factory).
+    from pandora_memory.secrets.findings import Redaction
 
 logger = Logger(child=True)
 
-Redactor = Callable[[str], Redaction]
+Redactor = Callable[[str], "Redaction"]
 
 MAX_SUMMARY_CHARS = 1000
 MAX_NOTE_CHARS = 500

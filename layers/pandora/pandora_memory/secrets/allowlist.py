@@ -8,14 +8,15 @@ import re
 
 Span = tuple[int, int]
 
+# An OpenSSH public key line: type, base64 body and the optional one-word comment (deploy@ci).
+_SSH_PUBLIC_KEY = re.compile(
+    r"(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-nistp\d{3}|sk-(?:ssh-ed25519|ecdsa-sha2-nistp256)@openssh\.com)"
+    r"\s+AAAA[A-Za-z0-9+/]+={0,3}(?:[ \t]+[^\s\"'`]{1,80}(?=[\s\"'`]|$))?"
+)
+_SSH_KEY_TYPES = ("ssh-", "ecdsa-")
+
 _PUBLIC_REGIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    (
-        "aaaa",
-        re.compile(
-            r"(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-nistp\d{3}|sk-(?:ssh-ed25519|ecdsa-sha2-nistp256)@openssh\.com)"
-            r"\s+AAAA[A-Za-z0-9+/]+={0,3}"
-        ),
-    ),
+    ("aaaa", _SSH_PUBLIC_KEY),
     (
         "-----begin",
         re.compile(
@@ -40,3 +41,10 @@ def public_regions(lowered: str, text: str) -> list[Span]:
 
 def inside(spans: list[Span], start: int, end: int) -> bool:
     return any(span_start <= start and end <= span_end for span_start, span_end in spans)
+
+
+def ssh_public_keys(lowered: str, text: str) -> list[Span]:
+    """Spans of OpenSSH public key lines: nothing in them is a secret, whatever words they hold."""
+    if not any(map(lowered.__contains__, _SSH_KEY_TYPES)):
+        return []
+    return [match.span() for match in _SSH_PUBLIC_KEY.finditer(text)]

@@ -6,6 +6,11 @@ Anchored at each credential noun found by `heads`, so each form costs one anchor
   noun's / noun to      "the password's ...", "changed my password to ..."
   noun value            "password hunter2", "mistral key yqbN..." (stricter value test)
   value as the noun     "use hunter2 as the password", "hunter2 is my password"
+  noun [is] user / pw   "login is admin / Velvet88", "creds: ops / Fj3kq8Lm" (the password half)
+  user X pass value     "bank login: user tidewell_ops pass ..." (a label after a user name)
+  noun of X value.      "код от домофона 1234" (a value closing the clause, bare test)
+Copulas and prepositions cover the languages of the credential words (é, est, ist, lautet, är, je,
+jest, to, on; do, de la, d'...); a few copulas (to, on, er) count only after a non-English word.
 The span is the value alone, so the words around it survive redaction.
 """
 
@@ -13,7 +18,13 @@ import re
 
 from pandora_memory.secrets.findings import Candidate, Coverage
 from pandora_memory.secrets.heads import WEAK, Head
-from pandora_memory.secrets.lexicon import NON_SECRET_SUFFIXES, PUBLIC_COMPONENTS
+from pandora_memory.secrets.lexicon import (
+    ENGLISH_HEADS,
+    NON_SECRET_SUFFIXES,
+    PASSWORD_LABELS,
+    PUBLIC_COMPONENTS,
+    USER_LABELS,
+)
 from pandora_memory.secrets.values import (
     components,
     has_digit,
@@ -43,15 +54,49 @@ _MORE_GROUPS = re.compile(r"(?:[ \-][A-Za-z0-9]{4}){1,7}(?![\w\-])")
 _ASSIGNMENT = re.compile(
     r"(?P<rest>[\w.\-]{0,40}?)[\"'\])]{0,2}[ \t]*(?::=|=>|->|==|=|:|：)[ \t]*" + _ASSIGNED_VALUE
 )
-_CONNECTOR = (
-    r"(?:[ \t]+(?:number|num|code|phrase))?"
-    r"(?:[ \t]+(?:for|of|on|to|at|in|de|del|da|do|du|für|von|para|pour|per)[ \t]+"
-    r"(?:[^\s:=,;!?]+[ \t]+){0,3}?[^\s:=,;!?]+)?"
-    r"(?:[ \t]*[:=：][ \t]*|[ \t]+(?:is|was|are|will[ \t]+be|would[ \t]+be|should[ \t]+be|has[ \t]+been|"
-    r"became|becomes|es|era|é|est|ist|è|sigue[ \t]+siendo)(?:[ \t]*:)?[ \t]+"
-    r"(?:(?:now|still|just|literally|actually|simply|currently|set[ \t]+to|always|probably)[ \t]+)?)"
+_PREPOSITIONS = (
+    "for|of|on|to|at|in|de|del|da|do|du|für|von|para|pour|per|della|dello|dei|des|dos|das|di|zur|zum|"
+    "vom|van|voor|för|till|dla|od|от|для|na"
 )
+# "for the wifi", "do alarme", "de la porte", "d'accès", "dell'allarme": what the credential opens.
+_PREPOSITION_PHRASE = (
+    rf"(?:[ \t]+(?:{_PREPOSITIONS})[ \t]+(?:[^\s:=,;!?]+[ \t]+){{0,3}}?[^\s:=,;!?]+"
+    r"|[ \t]+(?:d|dell|dall|dello)['’][^\s:=,;!?]+(?:[ \t]+[^\s:=,;!?]+){0,2}?)"
+)
+# Copulas of the languages of the password words: is, es, é, est, ist, lautet, är, je, jest, este...
+_COPULA_WORDS = (
+    r"is|was|are|will[ \t]+be|would[ \t]+be|should[ \t]+be|has[ \t]+been|became|becomes|es|era|é|est|ist|"
+    r"è|sigue[ \t]+siendo|lautet|lauten|är|je|jest|este|adalah|là|wynosi"
+)
+# Words that are copulas only after a credential word of another language (hasło to, salasana on,
+# adgangskode er): in English they start ordinary phrases ("password to continue").
+_OTHER_LANGUAGE_COPULA_WORDS = r"to|on|er|olarak"
+
+
+def _connector(copulas: str) -> str:
+    return (
+        r"(?:[ \t]+(?:number|num|code|phrase))?"
+        rf"{_PREPOSITION_PHRASE}?"
+        rf"(?:[ \t]*[:=：][ \t]*|[ \t]+(?:{copulas})(?:[ \t]*:)?[ \t]+"
+        r"(?:(?:now|still|just|literally|actually|simply|currently|set[ \t]+to|always|probably)[ \t]+)?)"
+    )
+
+
+_CONNECTOR = _connector(_COPULA_WORDS)
 _STATEMENT = re.compile(_CONNECTOR + _PROSE_VALUE, re.IGNORECASE)
+_OTHER_LANGUAGE_STATEMENT = re.compile(
+    _connector(_COPULA_WORDS + "|" + _OTHER_LANGUAGE_COPULA_WORDS) + _PROSE_VALUE, re.IGNORECASE
+)
+# "код от домофона 1234", "the code for the alarm 4471": a value closing the clause right after
+# what the credential opens, without a copula (judged as a bare value).
+_PREPOSITION_VALUE = re.compile(
+    _PREPOSITION_PHRASE + r"[ \t]+" + _PROSE_VALUE + r"(?=[ \t]*(?:$|[\r\n.,;!?)]))", re.IGNORECASE
+)
+# A user and a password given as a pair: "login is admin / Velvet88", "creds: ops / Fj3kq8Lm".
+_PAIR = re.compile(
+    r"(?:" + _CONNECTOR + r"|[ \t]+)(?P<user>[^\s/:|,;]{1,64})[ \t]*[/:|][ \t]*" + _PROSE_VALUE,
+    re.IGNORECASE,
+)
 _POSSESSIVE = re.compile(r"['’]s[ \t]+" + _PROSE_VALUE)
 _CHANGED_TO = re.compile(r"[ \t]+(?:to|into|as)[ \t]+" + _PROSE_VALUE, re.IGNORECASE)
 _CJK_PARTICLE = re.compile(
@@ -61,6 +106,13 @@ _BARE = re.compile(r"[ \t]+" + _PROSE_VALUE)
 # "my password:\nhunter2" / "token:\n```\nabc...\n```": the value alone on the next line.
 _NEXT_LINE = re.compile(
     r"[ \t]*[:=：][ \t]*\r?\n(?:[ \t]*```[\w-]*\r?\n)?[ \t]*(?P<value>\S{4,256})[ \t]*(?:\r?\n|$)"
+)
+_CJK_CHAR = re.compile(f"[{_CJK}]")
+_ELIDED_PREPOSITIONS = ("d'", "d’", "dell'", "dell’", "dall'", "dall’", "dello'")
+# A user name before a password label: "user bob pass", "login: jdoe, pw", "email a@b.c pass".
+_USER_BEFORE = re.compile(
+    r"(?i:\b(?:" + "|".join(sorted(USER_LABELS, key=len, reverse=True)) + r"))[ \t]*[:=]?[ \t]*"
+    r"[^\s:=]{1,64}[ \t]*[,;/|]?[ \t]*(?:and[ \t]+)?$"
 )
 # A lower-case word can never be a bare value (those need a digit, a symbol or mixed case).
 _PLAIN_WORD = re.compile(r"[a-z]+[.,;:!?]?").fullmatch
@@ -106,6 +158,8 @@ _STATEMENT_STARTS = frozenset(
         "per",
         "is:",
         "was:",
+        *_PREPOSITIONS.split("|"),
+        *_COPULA_WORDS.replace("[ \\t]+", " ").split("|"),
     }
 )
 
@@ -162,6 +216,7 @@ _KINDS = {
 }
 
 ASSIGNED, STATED, BARE = "assigned", "stated", "bare"
+PAIR_STATED, PAIR_BARE = "pair-stated", "pair-bare"
 
 
 def _has_shape(family: str, value: str, form: str) -> bool:
@@ -179,7 +234,11 @@ def _has_shape(family: str, value: str, form: str) -> bool:
 
 def acceptable(family: str, value: str, form: str) -> bool:
     """Does `value` look like what a `family` credential stated in `form` would be?"""
-    return bool(value) and _has_shape(family, value, form) and not is_dismissed(value)
+    if not value or not _has_shape(family, value, form):
+        return False
+    if family in ("pin", "code") and (value.isdigit() or _NUMERIC_CODE.fullmatch(value)):
+        return True  # 0000 and 111441 are codes people really use, not masks
+    return not is_dismissed(value)
 
 
 def _value_span(match: re.Match[str]) -> tuple[int, int, str]:
@@ -220,17 +279,25 @@ def _name_is_secret(text: str, head: Head, rest: str) -> bool:
     return parts[-1] not in NON_SECRET_SUFFIXES
 
 
+def name_is_secret(name: str, head: Head) -> bool:
+    """For a head found in `name` alone: does the name hold a credential (api_secret, not key_id)?"""
+    return _name_is_secret(name, head, name[head.end :])
+
+
 def _candidate(head: Head, match: re.Match[str], form: str, covered: Coverage) -> Candidate | None:
     start, end, value = _value_span(match)
-    if covered.covers(start, end) or not acceptable(head.family, value, form):
+    family, test_form, rule = head.family, form, f"context-{form}"
+    if form in (PAIR_STATED, PAIR_BARE):  # the second half of a user pair is a password
+        family, test_form, rule = "password", BARE, "context-pair"  # "SSO / Okta" is no pair: a shape
+    if covered.covers(start, end) or not acceptable(family, value, test_form):
         return None
-    if head.family == "code":
+    if family == "code":
         more = _MORE_CODES.match(match.string, end)
         end = more.end() if more else end
-    elif len(value) == 4 and head.family in ("password", "pin"):
+    elif len(value) == 4 and family in ("password", "pin"):
         groups = _MORE_GROUPS.match(match.string, end)
         end = groups.end() if groups else end
-    return Candidate(_KINDS[head.family], start, end, f"context-{form}", PRIORITY)
+    return Candidate(_KINDS[family], start, end, rule, PRIORITY)
 
 
 def _ordinary_word_follows(text: str, position: int) -> bool:
@@ -242,22 +309,48 @@ def _ordinary_word_follows(text: str, position: int) -> bool:
     return word not in _STATEMENT_STARTS and word not in ("to", "into", "as")
 
 
+def _pair(text: str, head: Head) -> list[tuple[re.Match[str], str]]:
+    """ "login is admin / Velvet88", "creds: ops / Fj3kq8Lm": the password half of a user pair."""
+    pair = _PAIR.match(text, head.end)
+    if pair is None or not any(char.isalpha() for char in pair.group("user")):  # "1200 / 3400" is no pair
+        return []
+    stated = bool(text[head.end : pair.start("user")].strip())
+    return [(pair, PAIR_STATED if stated else PAIR_BARE)]
+
+
+def _after_user_label(text: str, head: Head) -> bool:
+    """ "user tidewell_ops pass ...": a password label right after a user name."""
+    return _USER_BEFORE.search(text, max(0, head.start - 80), head.start) is not None
+
+
+def _statement_pattern(head: Head) -> re.Pattern[str]:
+    return _STATEMENT if head.word in ENGLISH_HEADS else _OTHER_LANGUAGE_STATEMENT
+
+
 def _forward_matches(text: str, head: Head) -> list[tuple[re.Match[str], str]]:
     """Anchored matches of the value-after-noun forms that apply to this head."""
     found: list[tuple[re.Match[str], str]] = []
+    if head.family in ("login", "credential") and not head.in_identifier:
+        found.extend(_pair(text, head))
+        if found or head.family == "login":  # "login: bob" names a user: only a pair holds a password
+            return found
     if head.latin and text[head.end : head.end + 1] == " " and _ordinary_word_follows(text, head.end):
         return found
     for pattern in (_ASSIGNMENT, _QUOTED_PAIR):
         assignment = pattern.match(text, head.end)
         if assignment is not None and _name_is_secret(text, head, assignment.group("rest")):
             found.append((assignment, ASSIGNED))
-    if head.family in ("pass", "auth") or head.in_identifier:
+    if head.in_identifier or head.family == "auth":
+        return found
+    # "user bob pass X": a password label after a user name states its value as "is" would.
+    labelled = head.word in PASSWORD_LABELS and _after_user_label(text, head)
+    if head.family == "pass" and not labelled:
         return found
     next_line = _NEXT_LINE.match(text, head.end)
     if next_line is not None:
         found.append((next_line, STATED))
     follow = text[head.end : head.end + 1]
-    if not head.latin:
+    if not head.latin and _CJK_CHAR.search(head.word):
         particle = _CJK_PARTICLE.match(text, head.end)
         if particle is not None:
             found.append((particle, STATED if particle.group("particle") else BARE))
@@ -268,16 +361,21 @@ def _forward_matches(text: str, head: Head) -> list[tuple[re.Match[str], str]]:
         next_word = _NEXT_WORD.match(text, head.end)
         word = next_word.group(1).lower().rstrip(":") if next_word else ""
         statement = None
-        if follow not in " \t" or word[:1] in (":", "=", "：") or word in _STATEMENT_STARTS:
-            statement = _STATEMENT.match(text, head.end)
+        opens_phrase = word in _STATEMENT_STARTS or word.startswith(_ELIDED_PREPOSITIONS)
+        if follow not in " \t" or word[:1] in (":", "=", "：") or opens_phrase:
+            statement = _statement_pattern(head).match(text, head.end)
+            if statement is None and follow in " \t" and word != "to":
+                closing = _PREPOSITION_VALUE.match(text, head.end)
+                if closing is not None:
+                    found.append((closing, BARE))
         if word in ("to", "into", "as"):
             changed = _CHANGED_TO.match(text, head.end)
             if changed is not None:  # "password to continue": only a password-shaped value counts
                 found.append((changed, BARE))
-        elif next_word is not None and word not in _STATEMENT_STARTS and not _PLAIN_WORD(next_word.group(1)):
+        elif next_word is not None and not opens_phrase and not _PLAIN_WORD(next_word.group(1)):
             bare = _BARE.match(text, head.end)
             if bare is not None:
-                found.append((bare, BARE))
+                found.append((bare, STATED if labelled else BARE))
     else:
         statement = None
     if statement is not None:

@@ -4,11 +4,13 @@ Cost control, since it runs on every message: provider, JWT and entropy layers o
 messages holding a "long word" (16+ characters without whitespace, found with ``str.split``),
 and their needles are searched in those long words only; structure rules are gated by literal
 needles; context and entropy rules run only around credential nouns found by one trie regex.
+Structure rules include positional code arguments (`calls`) and default-account pairs
+(`user_pairs`). Nothing inside an OpenSSH public key line is a finding: its words name nothing.
 """
 
 from itertools import compress
 
-from pandora_memory.secrets.allowlist import public_regions
+from pandora_memory.secrets.allowlist import inside, public_regions, ssh_public_keys
 from pandora_memory.secrets.context_rules import context_candidates
 from pandora_memory.secrets.entropy import entropy_candidates
 from pandora_memory.secrets.findings import Candidate, Coverage, SecretFinding
@@ -55,12 +57,18 @@ def _candidates(text: str) -> list[Candidate]:
     if mentions_seed_phrase(lowered):
         found.extend(seed_phrase_candidates(text))
     heads = find_heads(text, lowered)
+    public_keys = ssh_public_keys(lowered, text)
+    if public_keys:  # "deploy key = ssh-ed25519 AAAA... ci-token@host": words in a public key name nothing
+        heads = [head for head in heads if not inside(public_keys, head.start, head.end)]
+        found = [c for c in found if not inside(public_keys, c.start, c.start + 1)]
     if heads:
         covered = Coverage(found)
         found.extend(context_candidates(text, heads, covered))
         if long_words:
             covered = Coverage(found)
             found.extend(entropy_candidates(text, heads, public_regions(lowered, text), covered))
+    if public_keys:
+        found = [c for c in found if not inside(public_keys, c.start, c.start + 1)]
     return found
 
 

@@ -13,6 +13,7 @@ from pandora_memory.secrets.lexicon import (
     EMBEDDABLE_HEADS,
     HEAD_FAMILIES,
     PUBLIC_COMPONENTS,
+    SELF_QUALIFIED_CODE_WORDS,
     WEAK_QUALIFIERS,
 )
 from pandora_memory.secrets.trie import trie_pattern
@@ -68,7 +69,14 @@ def _bounded(text: str, start: int, end: int, word: str) -> bool:
     return before.islower() and matched[0].isupper()
 
 
-_QUALIFIER_AFTER = re.compile(r"[ \t]+(?:for|to|of|on)[ \t]+(?:(?:the|my|our|your)[ \t]+)?([a-z0-9]+)")
+# "code for the door", "código do alarme", "code de la porte", "code d'accès", "kod do drzwi".
+_QUALIFIER_AFTER = re.compile(
+    r"[ \t]+(?:(?:for|to|of|on|de|do|da|du|del|della|dello|dei|des|dos|das|di|für|fur|von|vom|zur|zum|"
+    r"van|voor|för|till|dla|od|от|для|para|pour|per)[ \t]+"
+    r"(?:(?:the|my|our|your|la|le|les|el|los|las|o|a|os|as|il|lo|die|der|das|den|dem|het|de|meu|minha|"
+    r"mi|mon|ma|mein|meine|meiner|mio|mia|unser|unsere)[ \t]+|l['’])?"
+    r"|(?:d|dell|dall|dello|l)['’])(\w+)"
+)
 _QUALIFIED_FAMILIES = frozenset({"key", "token", "code"})
 _SELF_QUALIFIED_CODES = frozenset({"otp", "인증번호", "인증코드"})
 
@@ -96,9 +104,22 @@ def _family(raw_family: str, qualifier: str | None, lowered: str, end: int) -> s
     return raw_family
 
 
+def _compound_code(text: str, lowered: str, start: int, end: int) -> Head | None:
+    """ "Zugangscode", "deurcode": a code word whose first part says what it opens."""
+    begin = start
+    while begin > 0 and begin > start - 16 and lowered[begin - 1].isalpha():
+        begin -= 1
+    after = text[end] if end < len(text) else " "
+    if after.isalpha() or lowered[begin:end] not in SELF_QUALIFIED_CODE_WORDS:
+        return None
+    return Head(lowered[begin:end], "pin", begin, end, True, False)
+
+
 def _head(text: str, lowered: str, word: str, start: int, end: int) -> Head | None:
     latin = word[0].isascii()
     if latin and not _bounded(text, start, end, word):
+        if word == "code" and start > 0 and lowered[start - 1].isalpha():
+            return _compound_code(text, lowered, start, end)
         return None
     raw_family = HEAD_FAMILIES[word]
     family = raw_family
@@ -108,7 +129,9 @@ def _head(text: str, lowered: str, word: str, start: int, end: int) -> Head | No
             return None
         family = family_or_none
     before = text[start - 1] if start > 0 else " "
-    in_identifier = before in "_-.:/" or (latin and before.isalnum())
+    # "db-password: x" is a name; "WLAN-Passwort ist x" / "wifi-password is x" is prose.
+    hyphen_name = before == "-" and text[end : end + 1] != " "
+    in_identifier = before in "_.:/" or hyphen_name or (latin and before.isalnum())
     return Head(word, family, start, end, latin, in_identifier)
 
 

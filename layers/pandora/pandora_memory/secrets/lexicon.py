@@ -20,19 +20,68 @@ _PASSWORD_HEADS = _words(
     password passwords passwd passphrase pwd pw contraseña contrasena contraseñas clave senha mdp
     passwort kennwort wachtwoord hasło haslo lösenord salasana şifre sifre parola heslo пароль 비밀번호
     비번 암호 패스워드 パスワード 密码 密碼 口令
+    senhas wachtwoorden hasła lösenordet adgangskode passord salasanani şifrem şifresi sifrem
+    sifresi parolam parolasi geslo lozinka пароля паролем
     """
-) | {"mot de passe"}
+) | {"mot de passe", "mots de passe", "kata sandi", "kata laluan"}
+# Words for a code that opens something, in the languages of the password words: still qualified
+# ("código do alarme", "kod do drzwi"), except compounds that carry their qualifier (Türcode).
+_CODE_HEADS = _words(
+    """
+    code codes combination combo otp 인증번호 인증코드
+    código codigo códigos codigos codice codici kod kodu kodun koden код кода
+    """
+)
+# Compounds of "code" that say what they open (German, Dutch): found as "code" inside a word, so
+# the head trie keeps few first letters, then accepted when the whole word is listed here.
+SELF_QUALIFIED_CODE_WORDS: frozenset[str] = _words(
+    """
+    zugangscode türcode tuercode torcode alarmcode sicherheitscode tresorcode haustürcode garagencode
+    entsperrcode pincode toegangscode deurcode kluiscode zahlencode
+    """
+)
 HEAD_FAMILIES: dict[str, str] = {
     **dict.fromkeys(_PASSWORD_HEADS, "password"),
     **dict.fromkeys(_words("pin passcode 핀번호 暗証番号"), "pin"),
-    **dict.fromkeys(_words("code codes combination combo otp 인증번호 인증코드"), "code"),
+    **dict.fromkeys(_CODE_HEADS, "code"),
+    **dict.fromkeys(_words("pin-code pinkod pinkodu"), "pin"),
     **dict.fromkeys(_words("key keys apikey llave chave 키 キー"), "key"),
     **dict.fromkeys(_words("token tokens 토큰 トークン 令牌"), "token"),
     **dict.fromkeys(_words("secret secrets 시크릿 密钥 秘密鍵 비밀키 인증키"), "secret"),
     **dict.fromkeys(_words("credential credentials creds 자격증명"), "credential"),
     **dict.fromkeys(_words("pass"), "pass"),
     **dict.fromkeys(_words("auth dsn"), "auth"),
+    **dict.fromkeys(_words("login logins logon signin sign-in"), "login"),
 }
+
+# Credential words of English (the rest are of other languages, whose copulas differ: hasło *to* ...).
+ENGLISH_HEADS: frozenset[str] = _words(
+    """
+    password passwords passwd passphrase pwd pw pin passcode code codes combination combo otp key keys
+    apikey token tokens secret secrets credential credentials creds pass auth dsn login logins logon
+    signin sign-in
+    """
+)
+
+# Password words that may stand alone as a label: "user bob pass X", "pw X", "pwd: X".
+PASSWORD_LABELS: frozenset[str] = _words("pass pw pwd passwd senha mdp")
+
+# Words that name the user half of a credential pair ("user tidewell_ops pass X").
+USER_LABELS: frozenset[str] = _words(
+    """
+    user username login usuario usuário utilisateur benutzer benutzername gebruiker utente kullanıcı
+    uzytkownik użytkownik email e-mail mail id account acct
+    """
+)
+
+# User names that, with ":" or "/" and a password-shaped value, make a pair on their own
+# ("admin:Frost1ng for the router", "root/Tr1cky!"). Each is a literal trigger checked on every
+# message, so the list stays short.
+DEFAULT_USERS: frozenset[str] = _words(
+    """
+    admin administrator root guest
+    """
+)
 
 # Heads long enough to be found inside an identifier without a separator (PGPASSWORD, MYSECRET).
 EMBEDDABLE_HEADS: frozenset[str] = _words(
@@ -50,6 +99,16 @@ CODE_QUALIFIERS: frozenset[str] = _words(
     combination confirmation door elevator entry front garage gate gym house keypad lock lockbox
     locker login master mfa office onetime otp padlock parking pass passcode pin recovery safe
     security sms time totp unlock vault verification wifi
+    alarme alarma allarme allarmi portão portao portão porta portas puerta portal porte portail
+    cancello cancelo tür tuer tor haustür garagem garaje garagentor cofre caja coffre tresor
+    cassaforte kluis deur acesso acceso accès acces accesso entrada entrée entree ingresso eingang
+    prédio predio edificio edifício immeuble bâtiment batiment gebäude casa maison haus huis
+    domofonu domofon drzwi bramy sejfu alarmu kapı kapi alarmın alarmin kasa домофона двери сейфа
+    сигнализации подъезда ворот bancomat cartão cartao tarjeta carte karte kaart cadeado candado
+    cadenas lucchetto vorhängeschloss segurança seguridad sécurité securite sicurezza sicherheit
+    verificação verificacion verificación vérification verifica desbloqueio desbloqueo
+    déverrouillage armario armário taquilla casier spind lucchetto cajero portone portoncino
+    citofono interfone interfono intercom porteiro portier
     """
 )
 
@@ -103,7 +162,7 @@ PLACEHOLDER_WORDS: frozenset[str] = _words(
     fixme foo foobar hidden key my_secret mysecret n/a na nil no none not_a_secret notasecret null
     off on optional pass passwd password placeholder qux redacted removed replace-me replace_me
     replaceme required sample secret secret_value str string tbd test testing todo token true
-    undefined value yes your_secret
+    undefined value yes your_secret x-oauth-basic x-access-token
     """
 )
 
@@ -179,6 +238,64 @@ ENGLISH_NON_VALUES: frozenset[str] = _words(
     twelve two unchanged undefined under unicode unknown unless unlocked unsafe unset until updated
     upon uppercase use using usual usually utf-8 valid value very via visible was weak what whatever
     when where which while who why with without words working written wrong yes yet your yubikey
+    """
+)
+
+# The same talk in the other languages of the password words ("das Passwort ist abgelaufen", "le mot
+# de passe est trop court"): articles, adverbs and the adjectives and participles said of a password.
+OTHER_LANGUAGE_NON_VALUES: frozenset[str] = _words(
+    """
+    der die das den dem des ein eine einer dein deine mein meine unser unsere nicht kein keine noch
+    schon jetzt immer zu sehr hier dort da im in auf bei mit ohne abgelaufen falsch geändert geaendert
+    vergessen gesperrt neu alt leer richtig sicher unsicher gleich geheim korrekt ungültig gültig kurz
+    lang schwach stark einfach zurückgesetzt erforderlich notwendig wichtig irgendwo woanders
+    le la les un une des du dans sur sous pas plus encore toujours déjà deja nouveau nouvelle ancien
+    ancienne vide obligatoire sécurisé securise faible fort forte court courte long longue simple
+    même meme différent different ici là quelque mon ton son notre votre trop très tres expiré expire
+    expirée incorrect incorrecte oublié oublie changé change modifié faux fausse bloqué bloque perdu
+    el los las una unos en muy demasiado aquí aqui allí alli todavía todavia ya mi tu su nuestra
+    nuestro vacía vacia caducada caducado incorrecta incorrecto olvidada cambiada bloqueada débil
+    debil fuerte corta larga segura seguro obligatoria nueva nuevo vieja viejo misma mismo distinta
+    diferente secreta secreto
+    o a os as um uma no na nos nas em muito aqui ali ainda já minha meu sua seu vazia expirou expirada
+    errada errado incorreta esquecida alterada bloqueada fraca curta longa obrigatória obrigatoria nova
+    velha mesma está esta fica
+    il lo gli un nel nella sul sulla molto troppo qui ancora già gia mia tua vuota scaduta sbagliata
+    errata dimenticata cambiata bloccata debole lunga sicura obbligatoria nuova vecchia stessa diversa
+    het een op te erg heel nog al mijn jouw leeg verlopen vergeten fout gewijzigd veranderd
+    geblokkeerd zwak sterk kort veilig verplicht nieuw oud hetzelfde anders onjuist ongeldig
+    jest nie jeszcze już juz za bardzo tutaj moje nowe stare błędne bledne zmienione
+    är inte också redan mitt ditt nytt gammalt fel
+    on ei vielä jo uusi vanha väärä
+    je není nové staré špatně
+    """
+)
+
+# Calls whose arguments are a user and a password (or a key and a secret), by position.
+PAIR_CALLS: frozenset[str] = _words(
+    """
+    httpbasicauth httpdigestauth httpproxyauth basicauth digestauth basic_auth login authenticate
+    auth oauthhandler oauth1 oauth1session set_access_token networkcredential
+    usernamepasswordcredentials usernamepasswordcredential passwordauthentication plainauthenticator
+    simplecredentials credentials basiccredentials staticcredentialsprovider awsstaticcredentials
+    basicawscredentials setcredentials set_credentials withcredentials smtp_login starttls_login
+    """
+)
+
+# A tuple given to one of these keywords is a (user, password) pair: auth=('svc', '...').
+PAIR_KEYWORDS: frozenset[str] = frozenset(
+    f"{word}="
+    for word in _words("auth http_auth basic_auth proxy_auth credentials creds login user_pass userpass")
+)
+
+# SDK clients built from positional keys: new Stripe('...'), Pusher(app_id, key, secret).
+SDK_CLIENTS: frozenset[str] = _words(
+    """
+    client restclient twiliorestclient twilio stripe pusher mailjet mailgun algoliasearch
+    searchclient razorpay braintreegateway openai anthropic cohere groq mistral mistralclient pinecone
+    replicate octokit webclient minio sendgridapiclient sendgrid shopify coinbase binance kraken
+    plaidapi plaid paypal nexmo vonage messagebird telnyx plivo clicksend postmark sparkpost
+    mailchimp mandrill apiclient fernet
     """
 )
 

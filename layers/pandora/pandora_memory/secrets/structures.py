@@ -11,11 +11,14 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from pandora_memory.secrets.calls import positional_credentials
 from pandora_memory.secrets.context_rules import ASSIGNED, acceptable
 from pandora_memory.secrets.findings import Candidate
 from pandora_memory.secrets.heads import find_heads
 from pandora_memory.secrets.jwt_claims import classify_jwt
 from pandora_memory.secrets.lexicon import NON_SECRET_SUFFIXES
+from pandora_memory.secrets.user_pairs import NEEDLES as USER_PAIR_NEEDLES
+from pandora_memory.secrets.user_pairs import default_user_pairs
 from pandora_memory.secrets.values import (
     components,
     is_dismissed,
@@ -325,4 +328,6 @@ STRUCTURE_RULES: tuple[StructureRule, ...] = (
     StructureRule(("cookie",), cookies),
     StructureRule(("</",), xml_elements),
     StructureRule(("value=", "value ="), named_values),
+    StructureRule(("('", '("', ", '", ', "'), positional_credentials),
+    StructureRule(USER_PAIR_NEEDLES, default_user_pairs),
 )

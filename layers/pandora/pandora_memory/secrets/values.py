@@ -12,6 +12,7 @@ from pandora_memory.secrets.jwt_claims import is_public_jwt
 from pandora_memory.secrets.lexicon import (
     ENGLISH_NON_VALUES,
     HEAD_FAMILIES,
+    OTHER_LANGUAGE_NON_VALUES,
     PLACEHOLDER_COMPONENTS,
     PLACEHOLDER_SIGNAL_COMPONENTS,
     PLACEHOLDER_SUBSTRINGS,
@@ -141,7 +142,9 @@ def is_url_without_credentials(value: str) -> bool:
 def is_plain_language(value: str) -> bool:
     """Ordinary words that follow a credential noun in talk about credentials ("is expired")."""
     lowered = value.lower()
-    if lowered in ENGLISH_NON_VALUES or lowered in VAULT_WORDS or lowered in HEAD_FAMILIES:
+    if lowered in ENGLISH_NON_VALUES or lowered in OTHER_LANGUAGE_NON_VALUES:
+        return True
+    if lowered in VAULT_WORDS or lowered in HEAD_FAMILIES:
         return True
     if not _LOWER_WORD.fullmatch(lowered):
         return False

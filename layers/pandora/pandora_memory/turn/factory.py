@@ -11,18 +11,12 @@ from aws_lambda_powertools.utilities.parameters import SSMProvider
 
 from pandora_memory.feedback.provider import build_feedback_provider
 from pandora_memory.flags import SsmFlagSource
-from pandora_memory.ingest.projections import ProjectionRepository
-from pandora_memory.search.memory_entries import recent_memories
-from pandora_memory.search.reader import Clock, SearchService
 from pandora_memory.search.settings import SearchSettings
 from pandora_memory.settings import Settings
 from pandora_memory.storage.candidates import CandidateRepository
 from pandora_memory.storage.capture import AutoCaptureWriter
-from pandora_memory.storage.memories import MemoryRepository
-from pandora_memory.turn.memory_ledger import MemoryLedger
+from pandora_memory.turn.deferred_search import DeferredSearch
 from pandora_memory.turn.metrics import EmfTurnMetrics, TurnMetrics
-from pandora_memory.turn.search_context import SearchContextSource
-from pandora_memory.turn.search_endpoint import SearchEndpoint
 from pandora_memory.turn.service import TurnService, TurnTuning
 
 if TYPE_CHECKING:
@@ -30,13 +24,16 @@ if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
     from mypy_boto3_ssm import SSMClient
 
+    from pandora_memory.search.reader import Clock, SearchService
+    from pandora_memory.turn.memory_ledger import MemoryLedger
+
 
 @dataclass(frozen=True)
 class ActionServices:
-    """The turn and the search endpoint, sharing one search index per namespace."""
+    """The turn and the search endpoint, sharing one search index per namespace (built on first use)."""
 
     turn: TurnService
-    search: SearchEndpoint
+    search: DeferredSearch
 
 
 def build_search(
@@ -44,9 +41,16 @@ def build_search(
     dynamodb: "DynamoDBClient",
     s3: "S3Client",
     *,
-    clock: Clock = time.monotonic,
-) -> tuple[SearchService, MemoryLedger]:
+    clock: "Clock" = time.monotonic,
+) -> "tuple[SearchService, MemoryLedger]":
     """The search reader without revision history (the Action never reads it), its memories recorded."""
+    # Loaded here, not with the module: only a turn that packs context or a search needs them.
+    from pandora_memory.ingest.projections import ProjectionRepository
+    from pandora_memory.search.memory_entries import recent_memories
+    from pandora_memory.search.reader import SearchService
+    from pandora_memory.storage.memories import MemoryRepository
+    from pandora_memory.turn.memory_ledger import MemoryLedger
+
     ledger = MemoryLedger(
         recent_memories(MemoryRepository(dynamodb, settings.memory_table), settings.memory_limit)
     )
@@ -70,12 +74,12 @@ def build_action_services(
     if not settings.feedback_table:
         raise ValueError("FEEDBACK_TABLE is not set: the turn tunes candidates with review feedback")
     emitter = metrics or EmfTurnMetrics(settings.metrics_namespace, settings.service_name)
-    search, ledger = build_search(search_settings, dynamodb, s3)
+    search = DeferredSearch(lambda: build_search(search_settings, dynamodb, s3), emitter)
     turn = TurnService(
         flags=SsmFlagSource(
             SSMProvider(boto3_client=ssm), settings.flags_path, settings.flags_max_age_seconds
         ),
-        context_sources=[SearchContextSource(search, ledger)],
+        context_sources=[search],
         candidates=CandidateRepository(dynamodb, settings.candidates_table),
         capture=AutoCaptureWriter(
             dynamodb,
@@ -90,4 +94,4 @@ def build_action_services(
             auto_capture_min_confidence=settings.auto_capture_min_confidence,
         ),
     )
-    return ActionServices(turn=turn, search=SearchEndpoint(search, emitter))
+    return ActionServices(turn=turn, search=search)

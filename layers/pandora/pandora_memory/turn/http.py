@@ -9,7 +9,7 @@ import traceback
 from collections.abc import Mapping, Sequence
 from http import HTTPStatus
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response, content_types
@@ -19,13 +19,15 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import (
 )
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 
-from pandora_memory.search.reader import NamespaceMismatchError, SearchUnavailableError
 from pandora_memory.storage.errors import StorageError, StorageUnavailableError
 from pandora_memory.turn.auth import AccessDeniedError, MissingAuthorizerContextError, token_scope
 from pandora_memory.turn.models import ErrorDetail, ErrorResponse, TurnRequest, TurnResponse
-from pandora_memory.turn.search_endpoint import SearchEndpoint
 from pandora_memory.turn.search_models import SearchRequest, SearchResponse
 from pandora_memory.turn.service import TurnService
+
+if TYPE_CHECKING:
+    from pandora_memory.search.reader import NamespaceMismatchError, SearchUnavailableError
+    from pandora_memory.turn.deferred_search import DeferredSearch
 
 # Named explicitly: a child created before the environment is set would otherwise log nowhere.
 logger = Logger(service=os.getenv("POWERTOOLS_SERVICE_NAME", "pandora-memory"), child=True)
@@ -152,7 +154,7 @@ def create_resolver() -> APIGatewayRestResolver:
     )
     def search_memory(request: SearchRequest) -> SearchResponse:
         scope = token_scope(app.current_event.raw_event.get("requestContext"))
-        endpoint: SearchEndpoint = app.context[SEARCH_KEY]
+        endpoint: DeferredSearch = app.context[SEARCH_KEY]
         return endpoint.run(request, scope)
 
     def invalid_request(error: RequestValidationError) -> Response[str]:
@@ -172,9 +174,7 @@ def create_resolver() -> APIGatewayRestResolver:
     app.exception_handler(RequestUnsupportedContentType)(_unsupported_type)
     app.exception_handler(AccessDeniedError)(_forbidden)
     app.exception_handler(StorageUnavailableError)(_unavailable)
-    app.exception_handler(SearchUnavailableError)(_search_unavailable)
     app.exception_handler(StorageError)(_storage_failed)
-    app.exception_handler(NamespaceMismatchError)(_namespace_mismatch)
     app.exception_handler(Exception)(_unexpected)
     return app
 
@@ -212,12 +212,24 @@ def _unavailable_response() -> Response[str]:
     )
 
 
-def _search_unavailable(error: SearchUnavailableError) -> Response[str]:
+def _search_failure(error: Exception) -> Response[str] | None:
+    """The search stack's own errors. They are told apart here rather than registered with the resolver,
+    which would load the whole stack with this module; a search error means the stack is loaded."""
+    from pandora_memory.search.reader import NamespaceMismatchError, SearchUnavailableError
+
+    if isinstance(error, SearchUnavailableError):
+        return _search_unavailable(error)
+    if isinstance(error, NamespaceMismatchError):
+        return _namespace_mismatch(error)
+    return None
+
+
+def _search_unavailable(error: "SearchUnavailableError") -> Response[str]:
     logger.warning("search unavailable", extra={"step": error.step, "error": str(error)})
     return _unavailable_response()
 
 
-def _namespace_mismatch(error: NamespaceMismatchError) -> Response[str]:
+def _namespace_mismatch(error: "NamespaceMismatchError") -> Response[str]:
     # Stored data of one namespace named another: refused whole, and loud, rather than served.
     logger.error("namespace mismatch in stored search data", extra={"error": str(error)})
     return _error_response(HTTPStatus.INTERNAL_SERVER_ERROR, "storage_error", "memory storage failed")
@@ -229,6 +241,9 @@ def _storage_failed(error: StorageError) -> Response[str]:
 
 
 def _unexpected(error: Exception) -> Response[str]:
+    search_failure = _search_failure(error)
+    if search_failure is not None:
+        return search_failure
     # Type and place only: messages of library errors can quote the data they choked on.
     frames = traceback.extract_tb(error.__traceback__)
     place = f"{Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else "unknown"

@@ -10,6 +10,7 @@ import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Protocol
 
 from aws_lambda_powertools import Logger
@@ -18,9 +19,7 @@ from pandora_memory.feedback.summary import NO_FIGURES, FeedbackFigures
 from pandora_memory.feedback.tuning import TunedDecision, tune_decision
 from pandora_memory.flags import AutopilotMode, FlagSource
 from pandora_memory.namespaces import Namespace
-from pandora_memory.policy.candidate import should_auto_create_memory_candidate
 from pandora_memory.policy.models import CandidateDecision, CandidateStatus, RetrievalMode, RetrieveDecision
-from pandora_memory.policy.retrieve import should_auto_retrieve_memory
 from pandora_memory.policy.rules import policy_version
 from pandora_memory.secrets import redact
 from pandora_memory.storage.candidates import CandidateRepository
@@ -81,6 +80,22 @@ class FiguresSource(Protocol):
     def figures(self, namespace: Namespace) -> FeedbackFigures: ...
 
 
+# Each mode loads only its own policy, at its first turn: a container that has answered only
+# pre_answer turns has never loaded the candidate rules, and the other way round.
+@cache
+def default_retrieve_policy() -> RetrievePolicy:
+    from pandora_memory.policy.retrieve import should_auto_retrieve_memory
+
+    return should_auto_retrieve_memory
+
+
+@cache
+def default_candidate_policy() -> CandidatePolicy:
+    from pandora_memory.policy.candidate import should_auto_create_memory_candidate
+
+    return should_auto_create_memory_candidate
+
+
 @dataclass(frozen=True)
 class TurnTuning:
     context_budget_tokens: int = 1500
@@ -97,8 +112,8 @@ class TurnService:
         capture: AutoCaptureWriter,
         metrics: TurnMetrics,
         feedback: FiguresSource | None = None,
-        retrieve_policy: RetrievePolicy = should_auto_retrieve_memory,
-        candidate_policy: CandidatePolicy = should_auto_create_memory_candidate,
+        retrieve_policy: RetrievePolicy | None = None,
+        candidate_policy: CandidatePolicy | None = None,
         redactor: Redactor = redact,
         tuning: TurnTuning = TurnTuning(),
         clock: Callable[[], float] = time.perf_counter,
@@ -147,7 +162,8 @@ class TurnService:
             )
             return self._response(request, gates, retrieval=info)
 
-        decision = self._retrieve_policy(
+        retrieve_policy = self._retrieve_policy or default_retrieve_policy()
+        decision = retrieve_policy(
             request.user_message, namespace=request.namespace, current_task=request.current_task
         )
         pack = EMPTY_PACK
@@ -191,16 +207,14 @@ class TurnService:
             self._record_outcome(request, CandidateOutcome.DISABLED, "none", None)
             return self._response(request, gates)
 
-        tuned = self._tuned(
-            request.namespace,
-            gates,
-            self._candidate_policy(
-                request.user_message,
-                assistant_response=request.assistant_draft,
-                namespace=request.namespace,
-                source=SOURCE,
-            ),
+        candidate_policy = self._candidate_policy or default_candidate_policy()
+        proposed = candidate_policy(
+            request.user_message,
+            assistant_response=request.assistant_draft,
+            namespace=request.namespace,
+            source=SOURCE,
         )
+        tuned = self._tuned(request.namespace, gates, proposed)
         decision = tuned.decision
         clean = sanitise(decision, self._redact, request.user_message)
         warnings = list(gates.warnings)

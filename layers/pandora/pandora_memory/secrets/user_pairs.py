@@ -1,0 +1,62 @@
+"""A default account name and its password written as one pair: "admin:Frost1ng", "root / Tr1cky!".
+
+No credential word is needed: the account name (admin, root, pi, sa...) says what the other half
+is. Image tags (postgres:16-alpine), paths (root/.ssh) and scopes (admin:read) are not pairs.
+"""
+
+import re
+from collections.abc import Iterator
+
+from pandora_memory.secrets.findings import Candidate
+from pandora_memory.secrets.lexicon import DEFAULT_USERS
+from pandora_memory.secrets.values import (
+    has_digit,
+    has_password_shape,
+    is_dismissed,
+    is_public_identifier,
+    strip_value,
+)
+
+PRIORITY = 2
+# Matched on the lower-cased text, led by the literal names (the engine jumps between their first
+# letters); the character before a name is checked afterwards.
+_PAIR = re.compile(
+    "(?:" + "|".join(sorted(map(re.escape, DEFAULT_USERS), key=len, reverse=True)) + ")"
+    r"(?P<separator>[ \t]*/[ \t]*|:)(?P<value>[^\s\"'`<>,;]{4,128})"
+)
+_GLUED = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_@.-/")
+# Version-led values are image tags or releases: 16-alpine, 22.04, 8.11.1-jdk.
+_VERSION_LED = re.compile(r"v?\d+(?:[.\-_][a-z0-9]+)*", re.IGNORECASE)
+# Lower-case word chains are scopes and names: admin:read_org, admin:repo_hook.
+_WORD_CHAIN = re.compile(r"[a-z]+(?:[_\-][a-z]+)*")
+# Literal triggers: the account names ("administrator" holds "admin").
+NEEDLES = tuple(sorted(user for user in DEFAULT_USERS if not any(o in user for o in DEFAULT_USERS - {user})))
+
+
+def _password_shaped(value: str) -> bool:
+    """Letters with a digit, symbol or case mix; or digits with a symbol (040@9893), not a port."""
+    if has_password_shape(value):
+        return True
+    return value.isascii() and has_digit(value) and not value.isalnum() and not _VERSION_LED.fullmatch(value)
+
+
+def default_user_pairs(text: str) -> Iterator[Candidate]:
+    lowered = text.lower()
+    if len(lowered) != len(text):  # a few letters lower-case to two: keep offsets, give up the case
+        lowered = "".join(char if len(char.lower()) != 1 else char.lower() for char in text)
+    for match in _PAIR.finditer(lowered):
+        if match.start() > 0 and lowered[match.start() - 1] in _GLUED:
+            continue
+        raw = text[match.start("value") : match.end("value")]
+        start, end = strip_value(raw)
+        value = raw[start:end]
+        if any(char in value for char in "/:\\") or value.startswith((".", "~", "$", "%")):
+            continue
+        if _VERSION_LED.fullmatch(value) or _WORD_CHAIN.fullmatch(value) or not _password_shaped(value):
+            continue
+        if match.group("separator") == "/" and value.isalnum():
+            continue  # admin/Dashboard2 is a path; root/Tr1cky!9 and admin / Zebra7714 are pairs
+        if is_dismissed(value) or is_public_identifier(value):
+            continue
+        offset = match.start("value")
+        yield Candidate("password", offset + start, offset + end, "default-user-pair", PRIORITY)

@@ -139,3 +139,21 @@ def test_warm_search_latency(search: SearchHarness) -> None:
     p50, p95 = statistics.median(timings), timings[int(len(timings) * 0.95)]
     report(f"search warm path (moto, 40 files): p50 {p50:.2f} ms, p95 {p95:.2f} ms, 1 GetItem, 0 S3")
     assert p50 < 100, f"warm search p50 {p50:.1f} ms"
+
+
+def test_several_queries_share_one_pointer_read(search: SearchHarness) -> None:
+    search.ingest.upload("projects/notes", NOTES)
+    search.ingest.upload("projects/roadmap", ROADMAP)
+    search.search("real_life", "warm up")
+    search.calls.take()
+
+    each = search.service.search_each("real_life", ["sam deploy", "", "review inbox"], limit=5)
+
+    assert [[hit.logical_path for hit in hits] for hits in each] == [
+        ["projects/notes"],
+        [],
+        ["projects/roadmap"],
+    ]
+    assert search.calls.take() == [POINTER]
+    assert search.service.search_each("real_life", [" ", ""]) == [[], []]
+    assert search.calls.take() == []

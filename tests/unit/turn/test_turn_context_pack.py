@@ -16,7 +16,7 @@ from pandora_memory.turn.context_pack import (
     rank,
 )
 from pandora_memory.turn.memory_ledger import MemoryLedger
-from pandora_memory.turn.search_context import STANDING_NOTE_WORDS, PackLimits, SearchContextSource
+from pandora_memory.turn.search_context import STANDING_NOTE_WORDS, PackLimits, SearchContextSource, topic_of
 
 RL = Namespace.REAL_LIFE
 
@@ -156,20 +156,35 @@ def hit(
 
 @dataclass
 class StubSearch:
-    """Loads the memories through the ledger, as the search service does, and returns fixed hits."""
+    """Loads the memories through the ledger, as the search service does, and returns fixed hits.
+
+    `hits` answer any query; `by_query` answers the queries it names (the context pack's two searches).
+    """
 
     ledger: MemoryLedger
     hits: list[SearchResult]
-    calls: list[tuple[str, str | None]] = field(default_factory=list)
+    by_query: dict[str, list[SearchResult]] = field(default_factory=dict)
+    calls: list[tuple[str, ...]] = field(default_factory=list)
 
     def search(
         self, namespace: Namespace | str, query: str, limit: int = 5, path_prefix: str | None = None
     ) -> list[SearchResult]:
-        self.calls.append((query, path_prefix))
-        if not query.strip():
-            return []
+        return self.search_each(namespace, [query], limit, path_prefix)[0]
+
+    def search_each(
+        self,
+        namespace: Namespace | str,
+        queries: Sequence[str],
+        limit: int = 5,
+        path_prefix: str | None = None,
+    ) -> list[list[SearchResult]]:
+        self.calls.append(tuple(queries))
+        if not any(query.strip() for query in queries):
+            return [[] for _ in queries]
         self.ledger(Namespace(namespace))
-        return [h for h in self.hits if path_prefix is None or h.logical_path.startswith(path_prefix)][:limit]
+        return [
+            [h for h in self.by_query.get(query, self.hits) if query.strip()][:limit] for query in queries
+        ]
 
 
 def source_over(
@@ -212,7 +227,7 @@ def test_hybrid_offers_the_best_notes_and_every_kind_of_memory() -> None:
     assert by_kind[ContextKind.DECISION] == ["ship the beta to 50 users"]
     assert by_kind[ContextKind.PREFERENCE] == ["prefers metric units"]
     assert by_kind[ContextKind.MEMORY] == ["staging database is flaky"]  # matched, so it joins
-    assert search.calls == [("deploy the beta", None)] and loads == [RL]
+    assert search.calls == [("deploy the beta",)] and loads == [RL]
     assert {item.namespace for item in items} == {"real_life"}
 
 
@@ -222,12 +237,49 @@ def test_context_pack_mode_offers_loops_decisions_preferences_and_the_notes_hold
     items = source.items(RL, "continue where we left off", RetrievalMode.CONTEXT_PACK)
     kinds = {item.kind for item in items}
     assert kinds == {ContextKind.NOTE, ContextKind.OPEN_LOOP, ContextKind.DECISION, ContextKind.PREFERENCE}
-    assert [i.text for i in items if i.kind is ContextKind.NOTE] == [
-        "open loop 0",
-        "open loop 1",
-        "open loop 2",
-    ]
-    assert search.calls == [(f"continue where we left off {STANDING_NOTE_WORDS}", None)]
+    notes = [i.text for i in items if i.kind is ContextKind.NOTE]
+    assert notes == ["open loop 0", "open loop 1", "open loop 2"]
+    # Nothing in the message names a topic: only the standing words are searched.
+    assert search.calls == [("", f" {STANDING_NOTE_WORDS[RL]}")]
+
+
+def test_context_pack_mode_puts_the_notes_about_the_messages_topic_first() -> None:
+    topic = [hit("house", 8.0, "bathroom heating: the plumber comes Friday")]
+    standing = [hit("kiln", 9.0, "kiln open loops"), hit("house", 7.0, "house open loops")]
+    source, search, _ = source_over(MEMORIES, [])
+    message = "where were we on the bathroom heating?"
+    assert topic_of(message) == "the bathroom heating"
+    search.by_query = {topic_of(message): topic, f"{topic_of(message)} {STANDING_NOTE_WORDS[RL]}": standing}
+    items = source.items(RL, message, RetrievalMode.CONTEXT_PACK)
+    notes = [i.text for i in items if i.kind is ContextKind.NOTE]
+    assert notes == ["bathroom heating: the plumber comes Friday", "kiln open loops", "house open loops"]
+    assert len({i.id for i in items}) == len(items)
+
+
+def test_the_au_world_searches_its_own_standing_words() -> None:
+    source, search, _ = source_over(MEMORIES, [])
+    source.items(Namespace.AU, "ok continue chapter 4", RetrievalMode.CONTEXT_PACK)
+    assert search.calls == [("chapter 4", f"chapter 4 {STANDING_NOTE_WORDS[Namespace.AU]}")]
+    assert "canon" in STANDING_NOTE_WORDS[Namespace.AU] and "canon" not in STANDING_NOTE_WORDS[RL]
+
+
+def test_high_and_private_memories_join_only_when_the_message_is_about_them() -> None:
+    therapy = record(
+        7, "therapist said cut back on caffeine", MemoryType.PREFERENCE, sensitivity=Sensitivity.PRIVATE
+    )
+    code = record(
+        8, "garage door code changes monthly", MemoryType.PROJECT_DECISION, sensitivity=Sensitivity.HIGH
+    )
+    matched = hit(f"memory/{code.memory_type.value}", 3.0, code.summary, "memory", code.id)
+    source, search, _ = source_over([*MEMORIES, therapy, code], [])
+    search.by_query = {topic_of("what next on the insurance renewal?"): [], "garage door": [matched]}
+    unrelated = source.items(RL, "what next on the insurance renewal?", RetrievalMode.CONTEXT_PACK)
+    assert {i.text for i in unrelated} >= {"prefers metric units", "call the landlord back"}
+    assert therapy.summary not in {i.text for i in unrelated} and code.summary not in {
+        i.text for i in unrelated
+    }
+    about_it = source.items(RL, "garage door", RetrievalMode.HYBRID)
+    assert code.summary in {i.text for i in about_it} and therapy.summary not in {i.text for i in about_it}
 
 
 def test_the_memories_come_from_what_the_search_loaded_not_a_second_read() -> None:

@@ -1,22 +1,26 @@
-"""The context pack's source: one search of the namespace, plus the memories that search was built from.
+"""The context pack's source: one look at the search index, plus the memories that search was built from.
 
 hybrid       -> the message is the query over notes and memories: the best note passages, and every
                 memory ranked by how well it matched.
 context_pack -> a "what next" turn: open loops, recent decisions and preferences, and the few note
-                passages that hold them. Markdown memory keeps those under headings such as "Open
-                loops" or "Decisions", so the message is searched together with those standing words:
-                the sections about what the message names come first, and a user whose memory is
-                only Markdown files still gets a pack.
-Either way the search makes its one pointer GetItem (loads only when a generation moved), and the
-memories come from the ledger of what the search loaded: no second read.
+                passages that hold them. The message's own topic words ("where were we on the bathroom
+                heating?") are searched first, so the notes about what it names lead; then the message
+                with the namespace's standing words, because Markdown memory keeps loops and decisions
+                under headings such as "Open loops" or "Decisions" (canon, characters and chapters in
+                the au world). A user whose memory is only Markdown files still gets a pack.
+High and private memories join only when the message itself matched them: a question about insurance
+must not carry the garage-door code or a therapist's advice along.
+Either way the searches share one pointer GetItem (the index loads only when a generation moved), and
+the memories come from the ledger of what the search loaded: no second read.
 """
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
 from pandora_memory.namespaces import Namespace
-from pandora_memory.policy.models import MemoryType, RetrievalMode
+from pandora_memory.policy.models import MemoryType, RetrievalMode, Sensitivity
 from pandora_memory.search.memory_entries import MEMORY_KIND
 from pandora_memory.search.reader import SearchResult
 from pandora_memory.storage.records import MemoryRecord
@@ -34,15 +38,41 @@ DECISION_TYPES = frozenset(
 )
 HEADING_SEPARATOR = " › "
 # The words notes use for what a "what next" turn needs (headings count as a search field).
-STANDING_NOTE_WORDS = "open loops next steps todo blocked pending decisions decided preferences"
+STANDING_NOTE_WORDS: Mapping[Namespace, str] = {
+    Namespace.REAL_LIFE: "open loops next steps todo blocked pending decisions decided preferences",
+    Namespace.AU: "canon characters setting timeline chapter scene open loops next steps decisions style",
+}
+# Words of a "what next" message that name no topic (the index drops the usual stopwords itself).
+RESUMING_WORDS = frozenset(
+    (
+        "continue", "continuing", "resume", "resuming", "left", "off", "pick", "picking", "carry",
+        "carrying", "go", "going", "keep", "keeping", "next", "now", "then", "ok", "okay", "so", "again",
+        "last", "time", "back", "where", "were", "we", "up", "on",
+    )
+)  # fmt: skip
+SENSITIVE = frozenset({Sensitivity.HIGH, Sensitivity.PRIVATE})
+_WORD = re.compile(r"\w+(?:['’]\w+)*")
+
+
+def topic_of(message: str) -> str:
+    """The message without its resuming words: what a "what next" turn is about, if anything."""
+    return " ".join(word for word in _WORD.findall(message) if word.lower() not in RESUMING_WORDS)
 
 
 class Searcher(Protocol):
-    """What the pack needs of `pandora_memory.search.reader.SearchService`."""
+    """What the pack and the search endpoint need of `pandora_memory.search.reader.SearchService`."""
 
     def search(
         self, namespace: Namespace | str, query: str, limit: int = 5, path_prefix: str | None = None
     ) -> list[SearchResult]: ...
+
+    def search_each(
+        self,
+        namespace: Namespace | str,
+        queries: Sequence[str],
+        limit: int = 5,
+        path_prefix: str | None = None,
+    ) -> list[list[SearchResult]]: ...
 
 
 @dataclass(frozen=True)
@@ -51,7 +81,8 @@ class PackLimits:
 
     search_hits: int = 30  # notes and memories together, from the one search
     notes: int = 6
-    standing_notes: int = 3  # notes of a context_pack turn: the sections holding loops and decisions
+    topic_notes: int = 3  # notes of a context_pack turn about what the message names...
+    standing_notes: int = 3  # ...and the sections holding loops and decisions
     # A passage scoring under this share of the best one matched only a stray word of the message.
     note_min_relative_score: float = 0.3
     open_loops: int = 10
@@ -85,17 +116,28 @@ class SearchContextSource:
     def items(self, namespace: Namespace, query: str, mode: RetrievalMode) -> Sequence[ContextItem]:
         if mode is RetrievalMode.NONE:
             return []
-        hybrid = mode is RetrievalMode.HYBRID
-        search_text = query if hybrid else f"{query} {STANDING_NOTE_WORDS}"
-        hits = self._search.search(namespace, search_text, limit=self._limits.search_hits)
+        limit = self._limits.search_hits
+        if mode is RetrievalMode.HYBRID:
+            queries = [query]
+            (topic_hits,) = self._search.search_each(namespace, queries, limit)
+            notes = self._notes(namespace, topic_hits, self._limits.notes)
+        else:
+            topic = topic_of(query)
+            queries = [topic, f"{topic} {STANDING_NOTE_WORDS[namespace]}"]
+            topic_hits, standing_hits = self._search.search_each(namespace, queries, limit)
+            notes = self._notes(namespace, topic_hits, self._limits.topic_notes)
+            shown = {(note.source, note.text) for note in notes}
+            standing = [hit for hit in standing_hits if (hit.logical_path, hit.text) not in shown]
+            notes += self._notes(namespace, standing, self._limits.standing_notes, first=len(notes))
         records = self._ledger.latest(namespace)
-        if records is None or not search_text.strip():
+        if records is None or not any(text.strip() for text in queries):
             # A blank query makes the search return before it reads anything: load the memories here.
             records = tuple(self._ledger(namespace))
-        notes = self._notes(namespace, hits, self._limits.notes if hybrid else self._limits.standing_notes)
-        return [*notes, *self._memories(namespace, records, hits, hybrid)]
+        return [*notes, *self._memories(namespace, records, topic_hits)]
 
-    def _notes(self, namespace: Namespace, hits: Sequence[SearchResult], limit: int) -> list[ContextItem]:
+    def _notes(
+        self, namespace: Namespace, hits: Sequence[SearchResult], limit: int, first: int = 0
+    ) -> list[ContextItem]:
         chunks = [hit for hit in hits if hit.kind != MEMORY_KIND and hit.namespace is namespace]
         if not chunks:
             return []
@@ -110,7 +152,7 @@ class SearchContextSource:
                 score=hit.score,
                 source=hit.logical_path,
             )
-            for position, hit in enumerate(chunks[:limit])
+            for position, hit in enumerate(chunks[:limit], start=first)
             if hit.score >= floor
         ]
 
@@ -119,8 +161,9 @@ class SearchContextSource:
         namespace: Namespace,
         records: Sequence[MemoryRecord],
         hits: Sequence[SearchResult],
-        hybrid: bool,
     ) -> list[ContextItem]:
+        """Open loops, decisions and preferences always; others, and anything high or private, when the
+        message matched them (`hits` are the message's own search results)."""
         scores: Mapping[str, float] = {
             hit.revision_id: hit.score
             for hit in hits
@@ -134,8 +177,8 @@ class SearchContextSource:
                 continue
             kind = _memory_kind(record)
             score = scores.get(record.id, 0.0)
-            if kind is ContextKind.MEMORY and not (hybrid and score > 0):
-                continue  # other memories join only when the message is about them
+            if score <= 0 and (kind is ContextKind.MEMORY or record.sensitivity in SENSITIVE):
+                continue
             offered.setdefault(kind, []).append(
                 ContextItem(
                     id=record.id,

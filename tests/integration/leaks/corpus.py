@@ -32,6 +32,10 @@ _URL_PATH = re.compile(r"\.[a-z]{2,}/")
 # Public identifiers that look random; none of them grants access.
 _TWILIO_ACCOUNT_SID = re.compile(r"^AC[0-9a-f]{32}$")  # the account's name, shown in the console
 _OAUTH_STATE = re.compile(r"[?&]state=$")  # CSRF nonce echoed back by the provider, not a credential
+# The body of an OpenSSH public key: published in authorized_keys files and on code hosts.
+_SSH_PUBLIC_KEY_TYPE = re.compile(
+    r"(?:ssh-(?:ed25519|rsa|dss)|ecdsa-sha2-nistp\d+|sk-(?:ssh-ed25519|ecdsa-sha2-nistp256)@openssh\.com)\s+$"
+)
 
 
 @dataclass(frozen=True)
@@ -67,7 +71,12 @@ def suspected_values(text: str) -> list[str]:
         mixed = all(re.search(kind, token) for kind in ("[a-z]", "[A-Z]", "[0-9]"))
         if len(token) < 20 or not mixed or _URL_PATH.search(token):
             continue
-        if _TWILIO_ACCOUNT_SID.match(token) or _OAUTH_STATE.search(text[: match.start()]):
+        before = text[: match.start()]
+        if (
+            _TWILIO_ACCOUNT_SID.match(token)
+            or _OAUTH_STATE.search(before)
+            or _SSH_PUBLIC_KEY_TYPE.search(before)
+        ):
             continue
         if _is_public_jwt(token):
             continue

@@ -2,7 +2,7 @@
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from pandora_memory.namespaces import Namespace
 
@@ -27,7 +27,8 @@ class SearchRequest(BaseModel):
     query: str = Field(
         min_length=1, max_length=MAX_QUERY_CHARS, description="What to look for, in the user's words."
     )
-    limit: int = Field(default=DEFAULT_LIMIT, ge=1, le=MAX_LIMIT, description="Most results to return.")
+    # Strict: JSON `true` is not the number 1 (the schema says integer, so the API must refuse it).
+    limit: StrictInt = Field(default=DEFAULT_LIMIT, ge=1, le=MAX_LIMIT, description="Most results to return.")
     path_prefix: str | None = Field(
         default=None,
         min_length=1,

@@ -145,3 +145,16 @@ def test_the_correlation_id_is_the_api_request_id(turn: TurnHarness) -> None:
     turn.invoke(event)
     records = [json.loads(line) for line in turn.log.lines]
     assert records and all(r.get("correlation_id") == event["requestContext"]["requestId"] for r in records)
+
+
+def test_story_canon_sent_to_real_life_stays_there_with_a_warning(turn: TurnHarness) -> None:
+    canon = "decided: in chapter 5 Serah betrays the guild, that is canon now"
+    both = "real_life,au"
+    reply = turn.turn(namespaces=both, namespace="real_life", user_message=canon, mode="post_answer")
+    assert reply.status == 200 and reply.body["should_create_candidate"] is True
+    assert reply.body["namespace"] == "real_life"
+    assert any("reads like the au story" in warning for warning in reply.body["warnings"])
+    as_au = turn.turn(namespaces=both, namespace="au", user_message=canon, mode="post_answer")
+    assert not any("reads like" in warning for warning in as_au.body["warnings"])
+    plain = turn.turn(namespace="real_life", user_message=DECISION, mode="post_answer")
+    assert not any("reads like" in warning for warning in plain.body["warnings"])

@@ -49,6 +49,7 @@ from pandora_memory.turn.models import (
     TurnRequest,
     TurnResponse,
 )
+from pandora_memory.turn.namespace_doubts import namespace_doubts
 
 # Named explicitly: a child created before the environment is set would otherwise log nowhere.
 logger = Logger(service=os.getenv("POWERTOOLS_SERVICE_NAME", "pandora-memory"), child=True)
@@ -221,6 +222,8 @@ class TurnService:
         if clean.secret:
             kinds = ", ".join(clean.secret_kinds) or "credential"
             warnings.append(f"secret withheld ({kinds}): it is never stored; rotate it if it was real")
+        if decision.should_create_candidate:
+            warnings += namespace_doubts(request.namespace, request.user_message)
 
         if decision.status is CandidateStatus.NOT_CANDIDATE and not clean.secret:
             skipped = preview(decision, clean, PreviewStatus.NOT_CANDIDATE, CandidateOutcome.NOT_CANDIDATE)

@@ -22,6 +22,7 @@ from pandora_memory.markdown.structure import analyse
 from pandora_memory.markdown.transcript import find_turns
 from pandora_memory.search.index import LexicalIndex, SearchEntry
 from scoring import report
+from unit.search.markdown_files import markdown_files
 from unit.search.plain_bm25 import PlainBM25
 
 DATA = Path(__file__).resolve().parents[2] / "data"
@@ -76,11 +77,7 @@ def questions() -> tuple[Question, ...]:
 
 @cache
 def corpus(namespace: str) -> dict[str, str]:
-    root = CORPUS / namespace
-    return {
-        path.relative_to(root).as_posix(): path.read_text(encoding="utf-8")
-        for path in sorted(root.rglob("*.md"))
-    }
+    return markdown_files(CORPUS / namespace)
 
 
 @cache

@@ -18,6 +18,7 @@ import pytest
 from pandora_memory.markdown.chunking import STRATEGIES, ChunkerConfig, chunk_markdown, estimate_tokens
 from pandora_memory.search.index import LexicalIndex, SearchEntry, SearchHit
 from scoring import report
+from unit.search.markdown_files import markdown_files
 from unit.search.plain_bm25 import PlainBM25
 
 DATA = Path(__file__).resolve().parents[2] / "data"
@@ -62,11 +63,7 @@ def questions() -> tuple[Question, ...]:
 
 @cache
 def corpus(namespace: str) -> dict[str, str]:
-    root = CORPUS / namespace
-    return {
-        path.relative_to(root).as_posix(): path.read_text(encoding="utf-8")
-        for path in sorted(root.rglob("*.md"))
-    }
+    return markdown_files(CORPUS / namespace)
 
 
 @cache

@@ -13,7 +13,7 @@ import boto3
 import pytest
 from pandora_devstack.provision import ProvisionedStack
 from pandora_memory.backfill.conversations import Conversation, ConversationReader
-from pandora_memory.cli import backfill_cmd
+from pandora_memory.cli import backfill_cmd, backfill_run
 from pandora_memory.storage.records import from_item
 from scoring import report
 from unit.backfill.backfill_samples import EXPECTED_OUTCOMES, FAKE_TOKEN, sample_export
@@ -154,14 +154,14 @@ def test_an_interrupted_apply_resumes_where_it_stopped(
                 seen.append(conversation.id)
                 yield conversation
 
-    monkeypatch.setattr(backfill_cmd, "ConversationReader", InterruptedReader)
+    monkeypatch.setattr(backfill_run, "ConversationReader", InterruptedReader)
     assert run(str(export), "--namespace", "real_life", "--apply", *table) == 130
     stderr = capsys.readouterr().err
     assert "stopped after 3 conversations" in stderr
     assert "rerun the same command to resume" in stderr
     assert len(items(provisioned_stack)) == 4  # editor, ledger (two) and ci: the first three conversations
 
-    monkeypatch.setattr(backfill_cmd, "ConversationReader", ConversationReader)
+    monkeypatch.setattr(backfill_run, "ConversationReader", ConversationReader)
     resumed = json_report(capsys, str(export), "--namespace", "real_life", "--apply", *table)
     assert resumed["conversations"]["already_done"] == 3
     assert resumed["conversations"]["processed"] == 3

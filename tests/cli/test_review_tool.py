@@ -57,9 +57,12 @@ class Local:
         return [from_item(item) for item in items]
 
     def env(self) -> dict[str, str]:
-        """A clean environment: the CLI must find its endpoint and keys in .pandora/local.json."""
+        """A clean environment: the CLI must find its endpoint and keys in .pandora/local.json.
+
+        PYTHONPATH is kept so the child runs the same source tree as the test."""
         return {
             "PATH": os.environ.get("PATH", ""),
+            "PYTHONPATH": os.environ.get("PYTHONPATH", ""),
             "HOME": str(self.workdir),
             "AWS_EC2_METADATA_DISABLED": "true",
             "AWS_CONFIG_FILE": str(self.workdir / "no-aws-config"),
@@ -126,6 +129,10 @@ def test_walk_through_the_inbox_with_single_keys(local: Local) -> None:
         child.send("e")
         child.expect("new summary")
         child.sendline("Prefers tabs over spaces in Go files")
+        child.expect(r"summary +Prefers tabs over spaces in Go files")  # shown again, not yet stored
+        child.expect("pending +summary Prefers tabs -> Prefers tabs over spaces in Go files")
+        child.expect("> ")
+        child.send("a")
         child.expect("approved: memory real_life.")
 
         child.expect(noise.id)
@@ -138,15 +145,32 @@ def test_walk_through_the_inbox_with_single_keys(local: Local) -> None:
         child.expect(misplaced.id)
         child.expect("> ")
         child.send("n")
-        child.expect(r"approve into au instead\? \[y/n\] ")
+        child.expect(r"move to au\? \[y/n\] ")
         child.send("y")
+        child.expect("pending +namespace real_life -> au")
+        child.expect("> ")
+        child.send("a")
         child.expect(r"approved: memory au\.")
 
         child.expect(sensitive.id)
         child.expect("> ")
         child.send("s")
         child.expect("sensitivity")
+        child.send("h")
+        child.expect(r"sensitivity high")  # relabelled and shown again: nothing approved yet
+        child.expect("pending +sensitivity low -> high")
+        child.expect("> ")
+        assert local.candidate(sensitive)["status"] == "pending_review"
+        child.send("u")  # undo: back to the proposal
+        child.expect(r"sensitivity low")
+        child.expect("> ")
+        child.send("s")
+        child.expect("sensitivity")
         child.send("p")
+        child.expect("pending +sensitivity low -> private")
+        child.expect("> ")
+        assert local.candidate(sensitive)["status"] == "pending_review"
+        child.send("a")
         child.expect("approved: memory real_life.")
 
         child.expect(blocked.id)
@@ -244,6 +268,25 @@ def test_json_mode_for_scripts(local: Local) -> None:
     assert added.returncode == 0, added.stderr
     assert json.loads(added.stdout)["memory"]["namespace"] == "au"
 
+    # Blocked for a secret: the adaptive turn keeps no message preview, only the redacted summary.
+    blocked_fields: dict[str, Any] = {
+        "memory_type": "project_decision",
+        "status": InboxStatus.BLOCKED_SECRET,
+        "secret_kinds": ("github_pat",),
+        "preview": "",
+    }
+    kept = local.seed(
+        "Blocked (github_pat): Decision: rotate the deploy key [REDACTED:github_pat]", 3, **blocked_fields
+    )
+    dropped = local.seed(
+        "Blocked (github_pat): Decision: paste the CI token [REDACTED:github_pat]", 4, **blocked_fields
+    )
+    edited = local.run(
+        "review", "--local", "--json", "approve", kept.id, "--summary", "Rotate the deploy key"
+    )
+    assert edited.returncode == 0, edited.stderr
+    assert local.run("review", "--local", "--json", "reject", dropped.id).returncode == 0
+
     summary = local.run("feedback", "summary", "--local", "--namespace", "real_life")
     assert summary.returncode == 0, summary.stderr
     figures = json.loads(summary.stdout)
@@ -252,12 +295,22 @@ def test_json_mode_for_scripts(local: Local) -> None:
 
     exported = local.run("feedback", "export", "--local", "--out", "labeled.jsonl")
     assert exported.returncode == 0, exported.stderr
+    assert "ids end in -summary" in exported.stderr
     examples = [json.loads(line) for line in (local.workdir / "labeled.jsonl").read_text().splitlines()]
     assert sorted((e["should_create_candidate"], e["memory_type"], e["namespace"]) for e in examples) == [
         (False, "none", "real_life"),
+        (False, "none", "real_life"),
         (True, "au_canon", "au"),
         (True, "preference", "real_life"),
+        (True, "project_decision", "real_life"),
     ]
+    secret_rows = sorted((e["user_message"], e["contains_secret"]) for e in examples if e["contains_secret"])
+    assert secret_rows == [
+        ("Decision: paste the CI token [REDACTED:github_pat]", True),
+        ("Decision: rotate the deploy key [REDACTED:github_pat]", True),
+    ], "the candidate's redacted text without the 'Blocked (...)' lead, labelled as holding a secret"
+    assert all(e["id"].endswith("-summary") for e in examples if e["contains_secret"])
+    assert all(not e["contains_secret"] for e in examples if e["user_message"].startswith("user said:"))
 
 
 def test_errors_are_one_clear_line(local: Local) -> None:

@@ -66,9 +66,9 @@ def test_sync_uploads_then_finds_nothing_to_do_then_mirrors_changes(
         "memory/real_life/deploys.md",
         "memory/real_life/family.md",
     ]
-    assert "uploaded 3 (3 new, 0 changed), unchanged 0, deleted 0, skipped 1" in out, (
-        "hidden folders are not even entered"
-    )
+    assert "uploaded 3 (3 new, 0 changed), unchanged 0, deleted 0, skipped 2, refused 0" in out
+    assert "skip notes.txt (not markdown)" in out
+    assert "skip .obsidian/ (hidden folder, not entered)" in out
     head = s3.head_object(Bucket=bucket, Key="memory/real_life/deploys.md")
     expected = hashlib.sha256((folder / "deploys.md").read_bytes()).hexdigest()
     assert head["Metadata"]["sha256"] == expected
@@ -84,8 +84,14 @@ def test_sync_uploads_then_finds_nothing_to_do_then_mirrors_changes(
     out = capsys.readouterr().out
     assert "upload memory/real_life/deploys.md (changed)" in out
     assert "upload memory/real_life/topics/garden.md (new)" in out
+    assert "leave memory/real_life/family.md (not in DIR; --delete would delete it)" in out
+    assert "uploaded 2 (1 new, 1 changed), unchanged 1, deleted 0, left 1 not in DIR" in out
+    assert "memory/real_life/family.md" in keys(s3, bucket), "nothing is deleted without --delete"
+
+    assert run("sync", str(folder), "--namespace", "real_life", "--bucket", bucket, "--delete") == 0
+    out = capsys.readouterr().out
     assert "delete memory/real_life/family.md" in out
-    assert "uploaded 2 (1 new, 1 changed), unchanged 1, deleted 1" in out
+    assert "uploaded 0 (0 new, 0 changed), unchanged 3, deleted 1" in out
     assert keys(s3, bucket) == [
         "memory/real_life/MEMORY.md",
         "memory/real_life/deploys.md",
@@ -98,13 +104,45 @@ def test_sync_uploads_then_finds_nothing_to_do_then_mirrors_changes(
 def test_a_dry_run_writes_nothing(
     folder: Path, bucket: str, s3: "S3Client", capsys: pytest.CaptureFixture[str]
 ) -> None:
+    s3.put_object(Bucket=bucket, Key="memory/au/seeded.md", Body=b"# Seeded\n")
     assert run("sync", str(folder), "--namespace", "au", "--bucket", bucket, "--dry-run") == 0
 
     out = capsys.readouterr().out
     assert "would upload memory/au/MEMORY.md (new)" in out
     assert "would upload 3 (3 new, 0 changed)" in out
+    assert "leave memory/au/seeded.md (not in DIR; --delete would delete it)" in out
     assert "dry run" in out
-    assert keys(s3, bucket) == []
+
+    assert run("sync", str(folder), "--namespace", "au", "--bucket", bucket, "--dry-run", "--delete") == 0
+
+    out = capsys.readouterr().out
+    assert "would delete memory/au/seeded.md" in out
+    assert "would delete 1" in out
+    assert keys(s3, bucket) == ["memory/au/seeded.md"]
+
+
+def test_files_the_ingest_would_refuse_are_listed_not_uploaded_and_fail_the_run(
+    folder: Path, bucket: str, s3: "S3Client", capsys: pytest.CaptureFixture[str]
+) -> None:
+    (folder / "latin1.md").write_bytes("# Café crème\n".encode("latin-1"))
+    (folder / "binary.md").write_bytes(b"# x\x00y\n")
+    s3.put_object(Bucket=bucket, Key="memory/real_life/latin1.md", Body=b"# old\n")
+
+    assert run("sync", str(folder), "--namespace", "real_life", "--bucket", bucket, "--delete") == 1
+
+    captured = capsys.readouterr()
+    assert "refuse latin1.md (invalid_utf8: not UTF-8 text; save it as UTF-8)" in captured.err
+    assert "refuse binary.md (nul_bytes: " in captured.err
+    assert "2 files refused" in captured.err
+    assert "upload memory/real_life/latin1.md" not in captured.out
+    assert "refused 2" in captured.out
+    assert keys(s3, bucket) == [
+        "memory/real_life/MEMORY.md",
+        "memory/real_life/deploys.md",
+        "memory/real_life/family.md",
+        "memory/real_life/latin1.md",  # a refused file's remote copy is not deleted, even with --delete
+    ]
+    assert s3.get_object(Bucket=bucket, Key="memory/real_life/latin1.md")["Body"].read() == b"# old\n"
 
 
 def test_a_prefix_confines_uploads_and_deletes(
@@ -114,7 +152,17 @@ def test_a_prefix_confines_uploads_and_deletes(
     s3.put_object(Bucket=bucket, Key="memory/real_life/claude/stale.md", Body=b"# Stale\n")
     s3.put_object(Bucket=bucket, Key="memory/real_life/claude/.hidden/keep.md", Body=b"# Keep\n")
 
-    code = run("sync", str(folder), "--namespace", "real_life", "--prefix", "/claude/", "--bucket", bucket)
+    code = run(
+        "sync",
+        str(folder),
+        "--namespace",
+        "real_life",
+        "--prefix",
+        "/claude/",
+        "--bucket",
+        bucket,
+        "--delete",
+    )
 
     assert code == 0
     assert keys(s3, bucket) == [
@@ -164,9 +212,13 @@ def test_an_empty_folder_never_wipes_the_namespace(
     empty = tmp_path / "empty"
     empty.mkdir()
 
-    assert run("sync", str(empty), "--namespace", "real_life", "--bucket", bucket) == 1
+    assert run("sync", str(empty), "--namespace", "real_life", "--bucket", bucket, "--delete") == 1
 
     assert "nothing was changed" in capsys.readouterr().err
+    assert keys(s3, bucket) == ["memory/real_life/keep.md"]
+
+    assert run("sync", str(empty), "--namespace", "real_life", "--bucket", bucket) == 0
+    assert "left 1 not in DIR" in capsys.readouterr().out
     assert keys(s3, bucket) == ["memory/real_life/keep.md"]
 
 

@@ -175,7 +175,7 @@ def test_sync_local_mirrors_a_folder_through_s3_events(
     parser = argparse.ArgumentParser(prog="pandora-memory")
     sync_cmd.register(parser.add_subparsers(required=True))
     args = parser.parse_args(
-        ["sync", str(folder), "--namespace", "real_life", "--prefix", "claude", "--local"]
+        ["sync", str(folder), "--namespace", "real_life", "--prefix", "claude", "--local", "--delete"]
     )
 
     started = time.monotonic()

@@ -8,10 +8,12 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from aws_lambda_powertools.utilities.parameters import SSMProvider
-from aws_lambda_powertools.utilities.parameters.exceptions import GetParameterError
+# Powertools (and with it boto3) loads where SSM is read, not on import: the CLI's `--help` needs
+# only the flag names below.
+if TYPE_CHECKING:
+    from aws_lambda_powertools.utilities.parameters import SSMProvider
 
 
 class AutopilotMode(StrEnum):
@@ -113,7 +115,7 @@ class SsmFlagSource:
 
     def __init__(
         self,
-        provider: SSMProvider,
+        provider: "SSMProvider",
         path: str,
         max_age_seconds: int = 60,
         clock: Callable[[], float] = time.monotonic,
@@ -125,6 +127,8 @@ class SsmFlagSource:
         self._fallback_until = float("-inf")
 
     def current(self) -> Flags:
+        from aws_lambda_powertools.utilities.parameters.exceptions import GetParameterError
+
         if self._clock() < self._fallback_until:
             return _unreadable()
         try:

@@ -5,7 +5,13 @@ from pathlib import Path
 from typing import Any
 
 from pandora_memory.feedback.events import Correction, FeedbackAction, FeedbackEvent
-from pandora_memory.feedback.export import LABEL_FIELDS, labeled_example, labeled_lines
+from pandora_memory.feedback.export import (
+    LABEL_FIELDS,
+    TextSource,
+    example_text,
+    labeled_example,
+    labeled_lines,
+)
 from pandora_memory.feedback.summary import merge, summarise
 from pandora_memory.namespaces import Namespace
 from pandora_memory.policy.models import MemoryType, Sensitivity
@@ -118,3 +124,32 @@ def test_export_follows_the_labeled_set_format() -> None:
 
 def test_an_event_without_text_is_not_exported() -> None:
     assert labeled_example(event(FeedbackAction.REJECTED, 1, summary="", user_message_preview="")) is None
+
+
+def test_a_candidate_blocked_for_a_secret_is_labelled_as_holding_one() -> None:
+    blocked = {
+        "candidate_status": "blocked_secret",
+        "user_message_preview": "",  # the turn's message is never kept for a blocked candidate
+        "summary": "Blocked (github_pat): Decision: rotate the key [REDACTED:github_pat]",
+    }
+    approved = labeled_example(event(FeedbackAction.APPROVED, 1, corrections=[Correction.SUMMARY], **blocked))
+    rejected = labeled_example(event(FeedbackAction.REJECTED, 2, **blocked))
+
+    assert approved is not None and rejected is not None
+    for example in (approved, rejected):
+        assert example["contains_secret"] is True
+        assert example["user_message"] == "Decision: rotate the key [REDACTED:github_pat]"
+        assert example["id"].endswith("-summary")
+    assert (approved["should_create_candidate"], rejected["should_create_candidate"]) == (True, False)
+
+
+def test_a_pending_candidates_preview_is_the_text_and_holds_no_secret() -> None:
+    example = labeled_example(event(FeedbackAction.APPROVED, 1, candidate_status="pending_review"))
+
+    assert example is not None
+    assert (example["user_message"], example["contains_secret"]) == ("i prefer tabs in go files", False)
+    assert example["id"] == f"feedback-{1:032x}"
+    assert example_text(event(FeedbackAction.MANUAL_ADD, 2, user_message_preview="")) == (
+        "Prefers tabs",
+        TextSource.SUMMARY,
+    )

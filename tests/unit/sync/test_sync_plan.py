@@ -39,7 +39,7 @@ def test_new_changed_unchanged_and_deleted_files() -> None:
         BASE + "topics/gone.md": remote("topics/gone.md", "# Gone\n"),
     }
 
-    plan = plan_sync(files, objects, BASE)
+    plan = plan_sync(files, objects, BASE, delete=True)
 
     assert [(u.relative_path, u.reason) for u in plan.uploads] == [
         ("topics/edited.md", UploadReason.CHANGED),
@@ -47,7 +47,13 @@ def test_new_changed_unchanged_and_deleted_files() -> None:
     ]
     assert plan.unchanged == (BASE + "MEMORY.md",)
     assert plan.deletes == (BASE + "topics/gone.md",)
+    assert plan.remote_only == ()
     assert (plan.new, plan.changed, plan.empty) == (1, 1, False)
+
+    kept = plan_sync(files, objects, BASE)
+    assert kept.deletes == (), "without delete nothing is deleted"
+    assert kept.remote_only == (BASE + "topics/gone.md",)
+    assert kept.uploads == plan.uploads
 
 
 def test_same_size_content_is_settled_by_the_stored_sha256_when_the_etag_is_no_proof() -> None:
@@ -96,7 +102,7 @@ def test_only_managed_keys_under_the_base_are_ever_deleted() -> None:
         )
     }
 
-    plan = plan_sync({}, objects, BASE)
+    plan = plan_sync({}, objects, BASE, delete=True)
 
     assert plan.deletes == (BASE + "old.md",)
 
@@ -104,8 +110,8 @@ def test_only_managed_keys_under_the_base_are_ever_deleted() -> None:
 def test_files_kept_locally_but_not_uploaded_are_not_deleted_remotely() -> None:
     objects = {BASE + "huge.md": RemoteObject(BASE + "huge.md", 10, '"x"')}
 
-    assert plan_sync({}, objects, BASE, keep=["huge.md"]).deletes == ()
-    assert plan_sync({}, objects, BASE).deletes == (BASE + "huge.md",)
+    assert plan_sync({}, objects, BASE, keep=["huge.md"], delete=True).deletes == ()
+    assert plan_sync({}, objects, BASE, delete=True).deletes == (BASE + "huge.md",)
 
 
 def test_a_synced_folder_plans_nothing() -> None:
@@ -121,20 +127,22 @@ def test_a_synced_folder_plans_nothing() -> None:
 _paths = st.lists(st.sampled_from(["a.md", "b.md", "c/d.md", "c/e.md", "f.md"]), unique=True)
 
 
-@given(_paths, _paths, st.data())
+@given(_paths, _paths, st.booleans(), st.data())
 def test_every_path_lands_in_exactly_one_bucket(
-    local_paths: list[str], remote_paths: list[str], data: st.DataObject
+    local_paths: list[str], remote_paths: list[str], delete: bool, data: st.DataObject
 ) -> None:
     files = {path: local(path, data.draw(st.sampled_from(["x", "yy"]))) for path in local_paths}
     objects = {BASE + path: remote(path, data.draw(st.sampled_from(["x", "yy"]))) for path in remote_paths}
 
-    plan = plan_sync(files, objects, BASE)
+    plan = plan_sync(files, objects, BASE, delete=delete)
 
     uploaded = [u.key for u in plan.uploads]
-    everything = uploaded + list(plan.unchanged) + list(plan.deletes)
+    everything = uploaded + list(plan.unchanged) + list(plan.deletes) + list(plan.remote_only)
     assert sorted(everything) == sorted(set(everything))
     assert set(everything) == {BASE + path for path in {*local_paths, *remote_paths}}
-    assert set(plan.deletes) == {BASE + path for path in set(remote_paths) - set(local_paths)}
+    missing = {BASE + path for path in set(remote_paths) - set(local_paths)}
+    assert set(plan.deletes if delete else plan.remote_only) == missing
+    assert not (plan.remote_only if delete else plan.deletes)
     for upload in plan.uploads:
         assert (upload.reason is UploadReason.NEW) == (upload.key not in objects)
 

@@ -12,8 +12,6 @@ from typing import IO, Any
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from pandora_memory.namespaces import parse_namespace
-from pandora_memory.policy.candidate import should_auto_create_memory_candidate
-from pandora_memory.policy.retrieve import should_auto_retrieve_memory
 
 
 class ClassifyInput(BaseModel):
@@ -34,6 +32,10 @@ class ClassifyInput(BaseModel):
 
 def classify_line(raw: bytes) -> dict[str, Any]:
     """Never raises for bad input: returns the decision pair or an error object."""
+    # The policies load on first use (then they are cached modules): `--help` does not pay for them.
+    from pandora_memory.policy.candidate import should_auto_create_memory_candidate
+    from pandora_memory.policy.retrieve import should_auto_retrieve_memory
+
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:

@@ -15,24 +15,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-import boto3
-from botocore.exceptions import BotoCoreError, ClientError
-
 from pandora_memory.cli.group_options import remember_for_errors
 from pandora_memory.cli.local_target import LOCAL_CONFIG_PATH
-from pandora_memory.cli.review_api import (
-    EXIT_UNREACHABLE,
-    ReviewApi,
-    ReviewApiError,
-    load_local_stack,
-    resolve_target,
-)
-from pandora_memory.feedback.export import labeled_lines
-from pandora_memory.feedback.provider import window_start
-from pandora_memory.feedback.repository import FeedbackRepository
 from pandora_memory.namespaces import Namespace
-from pandora_memory.storage.errors import StorageError
 
+# boto3, requests and the domain modules are imported where they are used: `--help` stays light.
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
 
@@ -43,6 +30,8 @@ NAMESPACES = [namespace.value for namespace in Namespace]
 
 
 def feedback_table(args: argparse.Namespace) -> str:
+    from pandora_memory.cli.review_api import ReviewApiError, load_local_stack
+
     if args.table:
         return str(args.table)
     if args.local:
@@ -55,6 +44,10 @@ def feedback_table(args: argparse.Namespace) -> str:
 
 
 def dynamodb_client(args: argparse.Namespace) -> "DynamoDBClient":
+    import boto3
+
+    from pandora_memory.cli.review_api import load_local_stack
+
     if not args.local:
         return boto3.client("dynamodb", region_name=args.region) if args.region else boto3.client("dynamodb")
     stack = load_local_stack(Path(args.local_config))
@@ -68,6 +61,9 @@ def dynamodb_client(args: argparse.Namespace) -> "DynamoDBClient":
 
 def export(args: argparse.Namespace, out: TextIO) -> tuple[int, int]:
     """Writes the labeled lines; returns (events read, examples written)."""
+    from pandora_memory.feedback.export import SUMMARY_ID_SUFFIX, TextSource, example_text, labeled_lines
+    from pandora_memory.feedback.repository import FeedbackRepository
+
     repository = FeedbackRepository(dynamodb_client(args), feedback_table(args))
     namespaces = [Namespace(args.namespace)] if args.namespace else list(Namespace)
     since = window_start_for(args.days)
@@ -76,10 +72,20 @@ def export(args: argparse.Namespace, out: TextIO) -> tuple[int, int]:
     for line in labeled_lines(events):
         out.write(line + "\n")
         written += 1
+    texts = [example_text(event) for event in events]
+    from_summary = sum(1 for text, source in texts if text and source is TextSource.SUMMARY)
+    if from_summary:
+        print(
+            f"{from_summary} examples hold the redacted summary, not the message (none was kept: manual "
+            f"adds, candidates blocked for a secret); their ids end in {SUMMARY_ID_SUFFIX}",
+            file=sys.stderr,
+        )
     return len(events), written
 
 
 def window_start_for(days: int | None) -> str | None:
+    from pandora_memory.feedback.provider import window_start
+
     if days is None:
         return None
     return window_start(datetime.now(UTC), days)
@@ -98,6 +104,8 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _summary(args: argparse.Namespace) -> int:
+    from pandora_memory.cli.review_api import ReviewApi, resolve_target
+
     api = ReviewApi(resolve_target(args.api_url, args.region, args.local, Path(args.local_config)))
     print(json.dumps(api.feedback_summary(args.namespace, args.days), indent=2))
     return 0
@@ -107,6 +115,11 @@ _ACTIONS: dict[str, Callable[[argparse.Namespace], int]] = {"export": _export, "
 
 
 def run(args: argparse.Namespace) -> int:
+    from botocore.exceptions import BotoCoreError, ClientError
+
+    from pandora_memory.cli.review_api import EXIT_UNREACHABLE, ReviewApiError
+    from pandora_memory.storage.errors import StorageError
+
     try:
         return _ACTIONS[args.feedback_action](args)
     except ReviewApiError as error:

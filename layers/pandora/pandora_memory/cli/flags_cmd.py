@@ -9,8 +9,6 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from botocore.exceptions import BotoCoreError, ClientError
-
 from pandora_memory.cli.group_options import add_to_group_and_actions
 from pandora_memory.cli.local_target import LOCAL_CONFIG_PATH, LocalTargetError, ssm_client
 from pandora_memory.flags import (
@@ -83,6 +81,8 @@ def _set(client: "SSMClient", args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from botocore.exceptions import BotoCoreError, ClientError  # not at the top: `--help` stays light
+
     try:
         client = ssm_client(args.local, LOCAL_CONFIG_PATH)
         return _show(client, args) if args.action == "show" else _set(client, args)

@@ -8,20 +8,14 @@ against the running `make dev` stack.
 import argparse
 import json
 import sys
-from typing import Any
-
-import boto3
-from botocore.exceptions import BotoCoreError, ClientError
+from typing import TYPE_CHECKING, Any
 
 from pandora_memory.cli.group_options import remember_for_errors
-from pandora_memory.cli.local_target import LOCAL_CONFIG_PATH, LocalTargetError, load_local_target
-from pandora_memory.ingest.config import load_ingest_settings
-from pandora_memory.ingest.factory import CLIENT_CONFIG, build_pipeline
-from pandora_memory.ingest.replay import (
-    DEAD_LETTER_QUEUE_SUFFIX,
-    DeadLetterReplayer,
-    in_process_redelivery,
-)
+from pandora_memory.cli.local_target import LOCAL_CONFIG_PATH, LocalTargetError
+
+# boto3 and the ingest pipeline are imported where they are used: `--help` stays light.
+if TYPE_CHECKING:
+    from pandora_memory.ingest.replay import DeadLetterReplayer
 
 INGEST_FUNCTION_ID = "MarkdownIngestFunction"
 TABLE_ENV = {
@@ -32,7 +26,18 @@ TABLE_ENV = {
 }
 
 
-def _local_replayer() -> DeadLetterReplayer:
+def _local_replayer() -> "DeadLetterReplayer":
+    import boto3
+
+    from pandora_memory.cli.local_target import load_local_target
+    from pandora_memory.ingest.config import load_ingest_settings
+    from pandora_memory.ingest.factory import CLIENT_CONFIG, build_pipeline
+    from pandora_memory.ingest.replay import (
+        DEAD_LETTER_QUEUE_SUFFIX,
+        DeadLetterReplayer,
+        in_process_redelivery,
+    )
+
     target = load_local_target(LOCAL_CONFIG_PATH)
     described: dict[str, Any] = json.loads(LOCAL_CONFIG_PATH.read_text(encoding="utf-8"))
     session = boto3.Session(
@@ -53,7 +58,11 @@ def _local_replayer() -> DeadLetterReplayer:
     return DeadLetterReplayer(sqs, queue["QueueUrl"], in_process_redelivery(pipeline))
 
 
-def _deployed_replayer(stack_name: str) -> DeadLetterReplayer:
+def _deployed_replayer(stack_name: str) -> "DeadLetterReplayer":
+    import boto3
+
+    from pandora_memory.ingest.replay import DEAD_LETTER_QUEUE_SUFFIX, DeadLetterReplayer
+
     cloudformation = boto3.client("cloudformation")
     function = cloudformation.describe_stack_resource(
         StackName=stack_name, LogicalResourceId=INGEST_FUNCTION_ID
@@ -69,6 +78,8 @@ def _deployed_replayer(stack_name: str) -> DeadLetterReplayer:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from botocore.exceptions import BotoCoreError, ClientError
+
     try:
         replayer = _local_replayer() if args.local else _deployed_replayer(args.stack_name)
         summary = replayer.replay(max_messages=args.max, dry_run=args.dry_run)

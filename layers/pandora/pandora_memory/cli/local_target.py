@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import boto3
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 if TYPE_CHECKING:
@@ -41,6 +40,8 @@ def load_local_target(path: Path = LOCAL_CONFIG_PATH) -> LocalTarget:
 
 
 def ssm_client(local: bool, config_path: Path = LOCAL_CONFIG_PATH) -> "SSMClient":
+    import boto3  # here, not at the top: `pandora-memory --help` should not pay for it
+
     if not local:
         return boto3.client("ssm")
     target = load_local_target(config_path)

@@ -17,15 +17,17 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pandora_memory.cli.group_options import add_to_group_and_actions
 from pandora_memory.cli.local_target import LOCAL_CONFIG_PATH
-from pandora_memory.cli.review_api import ReviewApi, ReviewApiError, resolve_target
-from pandora_memory.cli.review_terminal import TerminalKeys, Walkthrough
 from pandora_memory.namespaces import Namespace
 from pandora_memory.policy.models import MemoryType, Sensitivity
 from pandora_memory.storage.records import InboxStatus
+
+# The API client (boto3, requests) is imported where it is used: `--help` stays light.
+if TYPE_CHECKING:
+    from pandora_memory.cli.review_api import ReviewApi
 
 PROG = "pandora-memory review"
 NAMESPACES = [namespace.value for namespace in Namespace]
@@ -35,10 +37,12 @@ SENSITIVITIES = [sensitivity.value for sensitivity in Sensitivity]
 WAITING = [InboxStatus.PENDING_REVIEW.value, InboxStatus.BLOCKED_SECRET.value]
 MEMORY_TYPES = [memory_type.value for memory_type in MemoryType if memory_type is not MemoryType.NONE]
 
-ApiFactory = Callable[[argparse.Namespace], ReviewApi]
+ApiFactory = Callable[[argparse.Namespace], "ReviewApi"]
 
 
-def _api(args: argparse.Namespace) -> ReviewApi:
+def _api(args: argparse.Namespace) -> "ReviewApi":
+    from pandora_memory.cli.review_api import ReviewApi, resolve_target
+
     return ReviewApi(resolve_target(args.api_url, args.region, args.local, Path(args.local_config)))
 
 
@@ -46,7 +50,7 @@ def _print_json(document: Any) -> None:
     print(json.dumps(document, indent=2, ensure_ascii=False))
 
 
-def _list(args: argparse.Namespace, api: ReviewApi) -> int:
+def _list(args: argparse.Namespace, api: "ReviewApi") -> int:
     status = args.status or InboxStatus.PENDING_REVIEW.value
     if args.all:
         candidates = list(api.iter_candidates(args.namespace, status, args.limit))
@@ -65,7 +69,7 @@ def _list(args: argparse.Namespace, api: ReviewApi) -> int:
     return 0
 
 
-def _show(args: argparse.Namespace, api: ReviewApi) -> int:
+def _show(args: argparse.Namespace, api: "ReviewApi") -> int:
     candidate = api.get(args.id)
     if args.json:
         _print_json(candidate)
@@ -75,7 +79,7 @@ def _show(args: argparse.Namespace, api: ReviewApi) -> int:
     return 0
 
 
-def _approve(args: argparse.Namespace, api: ReviewApi) -> int:
+def _approve(args: argparse.Namespace, api: "ReviewApi") -> int:
     reply = api.approve(
         args.id,
         summary=args.summary,
@@ -90,7 +94,7 @@ def _approve(args: argparse.Namespace, api: ReviewApi) -> int:
     return 0
 
 
-def _reject(args: argparse.Namespace, api: ReviewApi) -> int:
+def _reject(args: argparse.Namespace, api: "ReviewApi") -> int:
     reply = api.reject(args.id, args.reason)
     if args.json:
         _print_json(reply)
@@ -99,7 +103,7 @@ def _reject(args: argparse.Namespace, api: ReviewApi) -> int:
     return 0
 
 
-def _add(args: argparse.Namespace, api: ReviewApi) -> int:
+def _add(args: argparse.Namespace, api: "ReviewApi") -> int:
     reply = api.add(args.namespace, args.summary, args.memory_type, args.sensitivity)
     if args.json:
         _print_json(reply)
@@ -108,12 +112,14 @@ def _add(args: argparse.Namespace, api: ReviewApi) -> int:
     return 0
 
 
-def _walk(args: argparse.Namespace, api: ReviewApi) -> int:
+def _walk(args: argparse.Namespace, api: "ReviewApi") -> int:
+    from pandora_memory.cli.review_terminal import TerminalKeys, Walkthrough
+
     statuses = [args.status] if args.status else WAITING
     return Walkthrough(api, TerminalKeys()).run(args.namespace, statuses, args.limit)
 
 
-_ACTIONS: dict[str, Callable[[argparse.Namespace, ReviewApi], int]] = {
+_ACTIONS: dict[str, Callable[[argparse.Namespace, "ReviewApi"], int]] = {
     "list": _list,
     "show": _show,
     "approve": _approve,
@@ -123,6 +129,8 @@ _ACTIONS: dict[str, Callable[[argparse.Namespace, ReviewApi], int]] = {
 
 
 def run(args: argparse.Namespace, api_factory: ApiFactory = _api) -> int:
+    from pandora_memory.cli.review_api import ReviewApiError
+
     action = args.review_action or ("list" if args.json else None)
     try:
         api = api_factory(args)

@@ -1,5 +1,8 @@
 """The interactive walk through pending candidates: one key per decision.
 
+Field keys ([e] summary, [n]amespace, [s]ensitivity) only change the pending edit and show the
+candidate again with its new values; nothing is stored until [a]pprove (or [r]eject).
+
 On a terminal a key is read without Enter (termios cbreak mode, restored after every key); when
 stdin is not a terminal (a pipe, a script) each answer is a line, of which the first letter counts.
 """
@@ -7,15 +10,16 @@ stdin is not a terminal (a pipe, a script) each answer is a line, of which the f
 import os
 import sys
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, Protocol, TextIO
 
 from pandora_memory.cli.review_api import ReviewApi, ReviewApiError
 from pandora_memory.namespaces import Namespace
 
 SENSITIVITY_KEYS = {"l": "low", "m": "medium", "h": "high", "p": "private"}
-ACTIONS = "[a]pprove  [e]dit+approve  [r]eject  [n]amespace  [s]ensitivity  [k] skip  [q]uit"
-ACTION_KEYS = "aernskq"
+ACTIONS = "[a]pprove  [r]eject  edit: [e] summary [n]amespace [s]ensitivity [u]ndo edits  [k] skip  [q]uit"
+ACTION_KEYS = "arensukq"
+EDIT_KEYS = "ens"
 END_OF_INPUT = "q"
 # In line mode a whole word may be typed; only "skip" does not start with its key.
 _WORDS = {"skip": "k"}
@@ -98,6 +102,15 @@ def describe(candidate: dict[str, Any], position: int) -> str:
     return "\n".join(lines)
 
 
+def pending_lines(candidate: dict[str, Any], edits: dict[str, str]) -> str:
+    changes = [f"{field} {candidate.get(field, '')} -> {value}" for field, value in edits.items()]
+    return f"  pending      {'; '.join(changes)}  (stored on [a]pprove)"
+
+
+def with_edits(candidate: dict[str, Any], edits: dict[str, str]) -> dict[str, Any]:
+    return candidate | edits
+
+
 def other_namespace(value: str) -> str:
     return next(namespace.value for namespace in Namespace if namespace.value != value)
 
@@ -130,6 +143,7 @@ class Walkthrough:
 
     def _review(self, candidate: dict[str, Any], position: int) -> bool:
         """Returns False when the reviewer quits."""
+        edits: dict[str, str] = {}
         self._say(describe(candidate, position))
         while True:
             choice = self._keys.key(f"{ACTIONS}\n> ", ACTION_KEYS)
@@ -138,11 +152,14 @@ class Walkthrough:
             if choice == "k":
                 self.counts["skipped"] += 1
                 return True
-            action = self._action(choice, candidate)
-            if action is None:
+            if choice in EDIT_KEYS or choice == "u":
+                if self._edit(choice, candidate, edits):
+                    self._say(describe(with_edits(candidate, edits), position))
+                    if edits:
+                        self._say(pending_lines(candidate, edits))
                 continue
             try:
-                label = action()
+                label = self._decide(choice, str(candidate["id"]), edits)
             except ReviewApiError as error:
                 if error.status is None or error.status in (401, 403) or error.status >= 500:
                     raise  # credentials, network or server: the walk cannot go on
@@ -154,28 +171,32 @@ class Walkthrough:
             self.counts[label] += 1
             return True
 
-    def _action(self, choice: str, candidate: dict[str, Any]) -> Callable[[], str] | None:
-        candidate_id = str(candidate["id"])
-        if choice == "a":
-            return lambda: self._approved(self._api.approve(candidate_id))
+    def _edit(self, choice: str, candidate: dict[str, Any], edits: dict[str, str]) -> bool:
+        """Changes the pending edit; True when it changed."""
+        if choice == "u":
+            had = bool(edits)
+            edits.clear()
+            return had
         if choice == "e":
-            summary = self._keys.line("  new summary (empty: cancel): ").strip()
-            if not summary:
-                return None
-            return lambda: self._approved(self._api.approve(candidate_id, summary=summary), "edited")
-        if choice == "r":
-            reason = self._keys.line("  reason (optional): ").strip() or None
-            return lambda: self._rejected(self._api.reject(candidate_id, reason))
+            summary = self._keys.line("  new summary (empty: keep): ").strip()
+            return bool(summary) and _set(edits, "summary", summary, candidate)
         if choice == "n":
-            target = other_namespace(str(candidate["namespace"]))
-            if self._keys.key(f"  approve into {target} instead? [y/n] ", "yn") != "y":
-                return None
-            return lambda: self._approved(self._api.approve(candidate_id, namespace=target), "moved")
+            current = edits.get("namespace", str(candidate["namespace"]))
+            target = other_namespace(current)
+            if self._keys.key(f"  move to {target}? [y/n] ", "yn") != "y":
+                return False
+            return _set(edits, "namespace", target, candidate)
         pressed = self._keys.key("  sensitivity [l]ow [m]edium [h]igh [p]rivate, [c]ancel: ", "lmhpc")
         if pressed not in SENSITIVITY_KEYS:
-            return None
-        sensitivity = SENSITIVITY_KEYS[pressed]
-        return lambda: self._approved(self._api.approve(candidate_id, sensitivity=sensitivity), "approved")
+            return False
+        return _set(edits, "sensitivity", SENSITIVITY_KEYS[pressed], candidate)
+
+    def _decide(self, choice: str, candidate_id: str, edits: dict[str, str]) -> str:
+        if choice == "r":
+            reason = self._keys.line("  reason (optional): ").strip() or None
+            return self._rejected(self._api.reject(candidate_id, reason))
+        label = "moved" if "namespace" in edits else "edited" if "summary" in edits else "approved"
+        return self._approved(self._api.approve(candidate_id, **edits), label)
 
     def _approved(self, reply: dict[str, Any], label: str = "approved") -> str:
         memory = reply.get("memory", {})
@@ -189,3 +210,13 @@ class Walkthrough:
     def _say(self, text: str) -> None:
         self._out.write(text + "\n")
         self._out.flush()
+
+
+def _set(edits: dict[str, str], field: str, value: str, candidate: dict[str, Any]) -> bool:
+    """Records the new value; a value equal to the candidate's own is no edit at all."""
+    before = dict(edits)
+    if value == str(candidate.get(field, "")):
+        edits.pop(field, None)
+    else:
+        edits[field] = value
+    return edits != before

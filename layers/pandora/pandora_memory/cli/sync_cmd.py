@@ -1,10 +1,15 @@
-"""`pandora-memory sync DIR --namespace NS [--prefix P] (--local | --bucket B) [--dry-run]`.
+"""`pandora-memory sync DIR --namespace NS [--prefix P] (--local | --bucket B) [--delete] [--dry-run]`.
 
-Mirrors a folder of Markdown (a Claude memory folder, notes) into `memory/<NS>/[<P>/]` of the memory
-bucket: uploads new and changed files, deletes the ones removed locally, leaves the rest alone.
+Copies a folder of Markdown (a Claude memory folder, notes) into `memory/<NS>/[<P>/]` of the memory
+bucket: uploads new and changed Markdown files (by content hash). Like `aws s3 sync`, it deletes
+nothing unless asked: with `--delete` it uploads new and changed files and deletes removed ones (any
+Markdown under the target that is not in DIR, whoever uploaded it); without it, such files are
+listed and left alone. `--dry-run` prints the plan and writes nothing.
 Every change then reaches search through the ingest pipeline's S3 events. A file counts as changed
 when its SHA-256 differs from the one stored with the object (`x-amz-meta-sha256`); see
-`pandora_memory.sync.plan`. Hidden folders and files other than `.md` are skipped.
+`pandora_memory.sync.plan`. Hidden folders and files other than `.md` are skipped (and listed).
+Markdown the ingest would reject (not UTF-8, too large, a path that cannot be a key) is refused
+before upload: each is listed with its reason, the rest is synced, and the exit status is 1.
 """
 
 import argparse
@@ -14,43 +19,37 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import boto3
-from botocore.exceptions import BotoCoreError, ClientError
-from pydantic import BaseModel, ConfigDict, ValidationError
-
-from pandora_memory.cli.local_target import LOCAL_CONFIG_PATH, LocalTargetError, load_local_target
+from pandora_memory.cli.local_target import LOCAL_CONFIG_PATH, LocalTargetError
 from pandora_memory.namespaces import Namespace
-from pandora_memory.sync.keys import InvalidPrefixError, normalise_prefix
-from pandora_memory.sync.local_files import NOTEWORTHY
-from pandora_memory.sync.remote import S3Mirror
-from pandora_memory.sync.runner import NothingToSyncError, SyncOutcome, sync_folder
 
 if TYPE_CHECKING:
-    from mypy_boto3_s3 import S3Client
+    from pandora_memory.sync.remote import S3Mirror
+    from pandora_memory.sync.runner import SyncOutcome
 
 PROG = "pandora-memory sync"
 
-MirrorFactory = Callable[[argparse.Namespace], S3Mirror]
-
-
-class _LocalBucket(BaseModel):
-    model_config = ConfigDict(extra="ignore", frozen=True)
-
-    bucket: str
+MirrorFactory = Callable[[argparse.Namespace], "S3Mirror"]
 
 
 def _local_bucket(path: Path) -> str:
     try:
-        return _LocalBucket.model_validate(json.loads(path.read_text(encoding="utf-8"))).bucket
-    except (OSError, json.JSONDecodeError, ValidationError):
-        raise LocalTargetError(f"{path} names no memory bucket: restart `make dev`") from None
+        bucket = json.loads(path.read_text(encoding="utf-8")).get("bucket")
+    except (OSError, json.JSONDecodeError, AttributeError):
+        bucket = None
+    if not isinstance(bucket, str) or not bucket:
+        raise LocalTargetError(f"{path} names no memory bucket: restart `make dev`")
+    return bucket
 
 
-def default_mirror(args: argparse.Namespace) -> S3Mirror:
+def default_mirror(args: argparse.Namespace) -> "S3Mirror":
     """The running local stack with --local, else the default AWS session and --bucket."""
+    import boto3  # here, not at the top: `pandora-memory --help` should not pay for it
+
+    from pandora_memory.cli.local_target import load_local_target
+    from pandora_memory.sync.remote import S3Mirror
+
     if not args.local:
-        client: S3Client = boto3.client("s3")
-        return S3Mirror(client, args.bucket)
+        return S3Mirror(boto3.client("s3"), args.bucket)
     target = load_local_target(LOCAL_CONFIG_PATH)
     session = boto3.Session(
         aws_access_key_id=target.access_key_id,
@@ -60,29 +59,41 @@ def default_mirror(args: argparse.Namespace) -> S3Mirror:
     return S3Mirror(session.client("s3", endpoint_url=target.aws_endpoint), _local_bucket(LOCAL_CONFIG_PATH))
 
 
-def _summary(outcome: SyncOutcome, target: str) -> str:
-    plan = outcome.plan
-    verb = "would upload" if outcome.applied is None else "uploaded"
-    removed = "would delete" if outcome.applied is None else "deleted"
+def _summary(outcome: "SyncOutcome", target: str) -> str:
+    plan, scan = outcome.plan, outcome.scan
+    dry = outcome.applied is None
+    verb = "would upload" if dry else "uploaded"
+    removed = "would delete" if dry else "deleted"
     line = (
         f"{target}: {verb} {len(plan.uploads)} ({plan.new} new, {plan.changed} changed), "
-        f"unchanged {len(plan.unchanged)}, {removed} {len(plan.deletes)}, skipped {len(outcome.scan.skipped)}"
+        f"unchanged {len(plan.unchanged)}, {removed} {len(plan.deletes)}, "
     )
-    return line + (" (dry run: nothing written)" if outcome.applied is None else "")
+    if plan.remote_only:
+        line += f"left {len(plan.remote_only)} not in DIR (--delete deletes them), "
+    line += f"skipped {len(scan.skipped)}, refused {len(scan.refused)}"
+    return line + (" (dry run: nothing written)" if dry else "")
 
 
-def _print_plan(outcome: SyncOutcome, dry_run: bool) -> None:
-    prefix = "would " if dry_run else ""
+def _print_plan(outcome: "SyncOutcome", dry_run: bool) -> None:
+    would = "would " if dry_run else ""
     for upload in outcome.plan.uploads:
-        print(f"{prefix}upload {upload.key} ({upload.reason.value})")
+        print(f"{would}upload {upload.key} ({upload.reason.value})")
     for key in outcome.plan.deletes:
-        print(f"{prefix}delete {key}")
+        print(f"{would}delete {key}")
+    for key in outcome.plan.remote_only:
+        print(f"leave {key} (not in DIR; --delete would delete it)")
     for skipped in outcome.scan.skipped:
-        if skipped.reason in NOTEWORTHY:
-            print(f"skip {skipped.relative_path} ({skipped.reason.value})", file=sys.stderr)
+        print(f"skip {skipped.relative_path} ({skipped.reason.value})")
+    for refused in outcome.scan.refused:
+        print(f"refuse {refused.relative_path} ({refused.reason}: {refused.explanation})", file=sys.stderr)
 
 
 def run_sync(args: argparse.Namespace, mirrors: MirrorFactory = default_mirror) -> int:
+    from botocore.exceptions import BotoCoreError, ClientError
+
+    from pandora_memory.sync.keys import InvalidPrefixError, normalise_prefix
+    from pandora_memory.sync.runner import NothingToSyncError, sync_folder
+
     root = Path(args.directory).expanduser()
     if not root.is_dir():
         print(f"{PROG}: {args.directory} is not a directory", file=sys.stderr)
@@ -90,7 +101,9 @@ def run_sync(args: argparse.Namespace, mirrors: MirrorFactory = default_mirror) 
     try:
         prefix = normalise_prefix(args.prefix)
         mirror = mirrors(args)
-        outcome = sync_folder(mirror, root, Namespace(args.namespace), prefix, dry_run=args.dry_run)
+        outcome = sync_folder(
+            mirror, root, Namespace(args.namespace), prefix, dry_run=args.dry_run, delete=args.delete
+        )
     except (InvalidPrefixError, LocalTargetError, NothingToSyncError) as error:
         print(f"{PROG}: {error}", file=sys.stderr)
         return 1
@@ -106,6 +119,14 @@ def run_sync(args: argparse.Namespace, mirrors: MirrorFactory = default_mirror) 
         return 1
     _print_plan(outcome, args.dry_run)
     print(_summary(outcome, f"s3://{mirror.bucket}/{outcome.plan.base_key}"))
+    if outcome.scan.refused:
+        count = len(outcome.scan.refused)
+        print(
+            f"{PROG}: {count} file{'s' if count != 1 else ''} refused (listed above) and not uploaded; "
+            f"fix {'them' if count != 1 else 'it'} and sync again",
+            file=sys.stderr,
+        )
+        return 1
     return 0
 
 
@@ -123,5 +144,13 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     target = sync.add_mutually_exclusive_group(required=True)
     target.add_argument("--local", action="store_true", help="the running local stack (.pandora/local.json)")
     target.add_argument("--bucket", help="the deployed memory bucket (default AWS session)")
+    sync.add_argument(
+        "--delete",
+        action="store_true",
+        help=(
+            "also delete Markdown under memory/<NS>/[<P>/] that is not in DIR (removed locally or "
+            "uploaded by other means); without it nothing is deleted"
+        ),
+    )
     sync.add_argument("--dry-run", action="store_true", help="print what would change; write nothing")
     sync.set_defaults(run=run_sync)

@@ -10,16 +10,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from botocore.exceptions import BotoCoreError, ClientError
-
 from pandora_memory.cli.group_options import add_to_group_and_actions
 from pandora_memory.cli.local_target import LOCAL_CONFIG_PATH, LocalTargetError, ssm_client
 from pandora_memory.namespaces import Namespace
-from pandora_memory.storage.token_store import TokenAlreadyExistsError, TokenStore, UnknownTokenError
 from pandora_memory.tokens import MAX_LABEL_LENGTH, mint_token
 
+# botocore and the token store (boto3) are imported where they are used: `--help` stays light.
 if TYPE_CHECKING:
     from mypy_boto3_ssm import SSMClient
+
+    from pandora_memory.storage.token_store import TokenStore
 
 SCOPES: dict[str, tuple[Namespace, ...]] = {
     "real_life": (Namespace.REAL_LIFE,),
@@ -40,11 +40,13 @@ def _label(value: str) -> str:
     return value
 
 
-def _store(args: argparse.Namespace, clients: ClientFactory) -> TokenStore:
+def _store(args: argparse.Namespace, clients: ClientFactory) -> "TokenStore":
+    from pandora_memory.storage.token_store import TokenStore
+
     return TokenStore(clients(args.local, LOCAL_CONFIG_PATH), tokens_path(args.stage))
 
 
-def _create(args: argparse.Namespace, store: TokenStore) -> int:
+def _create(args: argparse.Namespace, store: "TokenStore") -> int:
     minted = mint_token(SCOPES[args.namespace], label=args.label)
     store.put(minted.record)
     scope = ",".join(namespace.value for namespace in minted.record.namespaces)
@@ -57,7 +59,7 @@ def _create(args: argparse.Namespace, store: TokenStore) -> int:
     return 0
 
 
-def _list(args: argparse.Namespace, store: TokenStore) -> int:
+def _list(args: argparse.Namespace, store: "TokenStore") -> int:
     records = store.list()
     if not records:
         print(f"no tokens in stage {args.stage}", file=sys.stderr)
@@ -68,13 +70,13 @@ def _list(args: argparse.Namespace, store: TokenStore) -> int:
     return 0
 
 
-def _revoke(args: argparse.Namespace, store: TokenStore) -> int:
+def _revoke(args: argparse.Namespace, store: "TokenStore") -> int:
     store.revoke(args.token_id)
     print(f"revoked token {args.token_id} (warm authorizers may accept it for a few more minutes)")
     return 0
 
 
-_ACTIONS: dict[str, Callable[[argparse.Namespace, TokenStore], int]] = {
+_ACTIONS: dict[str, Callable[[argparse.Namespace, "TokenStore"], int]] = {
     "create": _create,
     "list": _list,
     "revoke": _revoke,
@@ -82,6 +84,10 @@ _ACTIONS: dict[str, Callable[[argparse.Namespace, TokenStore], int]] = {
 
 
 def run_token(args: argparse.Namespace, clients: ClientFactory = ssm_client) -> int:
+    from botocore.exceptions import BotoCoreError, ClientError
+
+    from pandora_memory.storage.token_store import TokenAlreadyExistsError, UnknownTokenError
+
     try:
         return _ACTIONS[args.token_action](args, _store(args, clients))
     except (LocalTargetError, TokenAlreadyExistsError, UnknownTokenError) as error:

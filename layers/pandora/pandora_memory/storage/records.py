@@ -7,18 +7,33 @@ writer redacts before it builds a record, and nothing else of the turn is kept.
 from datetime import UTC, datetime
 from decimal import Decimal
 from enum import StrEnum
-from typing import Any
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
-from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 from pydantic import BaseModel, ConfigDict, Field
 
 from pandora_memory.namespaces import Namespace
 from pandora_memory.policy.models import MemoryType, Sensitivity
 
+if TYPE_CHECKING:
+    from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
+
 Item = dict[str, Any]
 
-_SERIALIZER = TypeSerializer()
-_DESERIALIZER = TypeDeserializer()
+
+# boto3 loads on the first conversion, not on import: the CLI's `--help` reads these enums only.
+@cache
+def _serializer() -> "TypeSerializer":
+    from boto3.dynamodb.types import TypeSerializer
+
+    return TypeSerializer()
+
+
+@cache
+def _deserializer() -> "TypeDeserializer":
+    from boto3.dynamodb.types import TypeDeserializer
+
+    return TypeDeserializer()
 
 
 class InboxStatus(StrEnum):
@@ -49,11 +64,13 @@ def to_item(values: dict[str, Any]) -> Item:
         for key, value in values.items()
         if value is not None
     }
-    return {key: _SERIALIZER.serialize(value) for key, value in cleaned.items()}
+    serializer = _serializer()
+    return {key: serializer.serialize(value) for key, value in cleaned.items()}
 
 
 def from_item(item: Item) -> dict[str, Any]:
-    return {key: _DESERIALIZER.deserialize(value) for key, value in item.items()}
+    deserializer = _deserializer()
+    return {key: deserializer.deserialize(value) for key, value in item.items()}
 
 
 class _Record(BaseModel):

@@ -1,5 +1,9 @@
 """The sync decision as a pure function: which files to upload, which are unchanged, which to delete.
 
+Remote Markdown that the folder does not hold is deleted only when the caller asks (`delete=True`,
+the CLI's `--delete`, as with `aws s3 sync`); otherwise it is listed as `remote_only` and left alone:
+files may reach the bucket by other means (the seeded examples, an S3 client).
+
 Content identity is the SHA-256 of the file's bytes. Uploads store it as object metadata
 (`x-amz-meta-sha256`), which holds for any upload method and encryption. A listing gives no
 metadata, only the ETag, which is the MD5 of the bytes for a single-part upload without KMS (this
@@ -52,6 +56,7 @@ class SyncPlan:
     uploads: tuple[Upload, ...] = ()
     unchanged: tuple[str, ...] = ()
     deletes: tuple[str, ...] = ()
+    remote_only: tuple[str, ...] = ()  # not in the folder, left in place (no `delete=True`)
 
     @property
     def new(self) -> int:
@@ -102,11 +107,13 @@ def plan_sync(
     base_key: str,
     *,
     keep: Iterable[str] = (),
+    delete: bool = False,
 ) -> SyncPlan:
     """Local files keyed by relative path; remote objects by key (all under `base_key`).
 
     `keep` names relative paths present locally but not uploaded (too large, say): their remote
-    copies are left alone instead of being deleted.
+    copies are left alone even with `delete`. Without `delete`, nothing is deleted: the keys that
+    would be are `remote_only`.
     """
     uploads: list[Upload] = []
     unchanged: list[str] = []
@@ -120,9 +127,13 @@ def plan_sync(
         else:
             uploads.append(Upload(key, relative_path, UploadReason.CHANGED))
     wanted = {base_key + path for path in local} | {base_key + path for path in keep}
-    deletes = sorted(
-        key
-        for key in remote
-        if key.startswith(base_key) and is_managed(key[len(base_key) :]) and key not in wanted
+    missing = tuple(
+        sorted(
+            key
+            for key in remote
+            if key.startswith(base_key) and is_managed(key[len(base_key) :]) and key not in wanted
+        )
     )
-    return SyncPlan(base_key, tuple(uploads), tuple(unchanged), tuple(deletes))
+    if delete:
+        return SyncPlan(base_key, tuple(uploads), tuple(unchanged), deletes=missing)
+    return SyncPlan(base_key, tuple(uploads), tuple(unchanged), remote_only=missing)

@@ -1,5 +1,6 @@
 """One sync of a folder into `memory/<namespace>/[<prefix>/]`: scan, list, plan, then (unless a dry
-run) upload and delete. Used by `pandora-memory sync` and by the local stack's example seeding."""
+run) upload, and delete only with `delete=True`. Used by `pandora-memory sync` and by the local
+stack's example seeding (which never deletes)."""
 
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,13 +24,13 @@ class SyncOutcome:
 
 
 def prepare(
-    mirror: S3Mirror, root: Path, namespace: Namespace, prefix: str = ""
+    mirror: S3Mirror, root: Path, namespace: Namespace, prefix: str = "", *, delete: bool = False
 ) -> tuple[LocalScan, SyncPlan]:
     scan = scan_directory(root, namespace, prefix)
     base = base_key(namespace, prefix)
     remote = mirror.listing(base)
     remote = mirror.with_digests(remote, keys_needing_digest(scan.files, remote, base))
-    return scan, plan_sync(scan.files, remote, base, keep=scan.kept_paths())
+    return scan, plan_sync(scan.files, remote, base, keep=scan.kept_paths(), delete=delete)
 
 
 def sync_folder(
@@ -39,9 +40,10 @@ def sync_folder(
     prefix: str = "",
     *,
     dry_run: bool = False,
+    delete: bool = False,
     progress: Progress = quiet,
 ) -> SyncOutcome:
-    scan, plan = prepare(mirror, root, namespace, prefix)
+    scan, plan = prepare(mirror, root, namespace, prefix, delete=delete)
     if not scan.files and not scan.kept_paths() and plan.deletes:
         raise NothingToSyncError(
             f"{root} holds no Markdown, so every one of the {len(plan.deletes)} files under "

@@ -30,6 +30,8 @@ from bench.report import REPO_ROOT
 EVENTS = REPO_ROOT / "events"
 FIXTURES = REPO_ROOT / "bench" / "fixtures"
 BARE = FIXTURES / "hello_app.py"
+BARE_WITH_AWS = FIXTURES / "hello_aws_app.py"
+REFERENCE_PREFIX = "reference: "
 LAYER = REPO_ROOT / "layers" / "pandora"
 API_METHOD_ARN = "arn:aws:execute-api:us-east-1:123456789012:abcdef1234/dev/POST/api/memory/adaptive/turn"
 NOTE = (
@@ -155,7 +157,10 @@ def cold_stack() -> Iterator[ColdStack]:
                 template, stack_name=LOCAL_STACK_NAME, region=REGION, parameters={"Stage": "dev"}
             )
             specs = function_specs(template, TEMPLATE_PATH.parent, LOCAL_STACK_NAME, REGION, "123456789012")
-            environments = {BARE: _env_for(stack.env, endpoint, {})}
+            environments = {
+                BARE: _env_for(stack.env, endpoint, {}),
+                BARE_WITH_AWS: _env_for(stack.env, endpoint, {}),
+            }
             for logical_id, spec in specs.items():
                 own = function_environment(template, resolver, logical_id)
                 environments[spec.handler_file] = _env_for(stack.env, endpoint, own)
@@ -164,6 +169,12 @@ def cold_stack() -> Iterator[ColdStack]:
             turn_app = FUNCTIONS / "adaptive_turn" / "app.py"
             requests = [
                 FirstRequest("bare Powertools handler", BARE, lambda: _event_file("hello_event"), _http_ok),
+                FirstRequest(
+                    f"{REFERENCE_PREFIX}bare handler + boto3 and one client",
+                    BARE_WITH_AWS,
+                    lambda: _event_file("hello_event"),
+                    _http_ok,
+                ),
                 FirstRequest(
                     "adaptive_turn (pre_answer)",
                     turn_app,

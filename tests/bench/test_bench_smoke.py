@@ -87,3 +87,10 @@ def test_load_run_stores_every_candidate_and_document_once() -> None:
     assert report.candidates.expected > 0 and report.documents.expected > 0
     assert report.candidates.exact and report.documents.exact
     assert report.documents_active == report.documents.expected
+
+
+def test_the_reference_row_adds_only_boto3_to_the_bare_handler() -> None:
+    label = f"{cold_requests.REFERENCE_PREFIX}bare handler + boto3 and one client"
+    bare, reference = cold_start.measure(runs=1, select={"bare Powertools handler", label})
+    assert reference.label == label and reference.path.name == "hello_aws_app.py"
+    assert len(reference.samples) == 1 and bare.path.name == "hello_app.py"

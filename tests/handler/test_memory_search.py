@@ -59,6 +59,16 @@ def test_path_prefix_and_limit_narrow_the_results(turn: TurnHarness) -> None:
     assert results(turn.search(namespace="real_life", query="staging", path_prefix="home/")) == []
 
 
+@pytest.mark.parametrize(
+    "prefix", ["plans/deploy.md", "memory/real_life/plans", "memory/real_life/plans/deploy.md"]
+)
+def test_a_file_name_or_an_upload_key_names_the_same_notes(turn: TurnHarness, prefix: str) -> None:
+    seed_note(turn.stack, "real_life", "plans/deploy", DEPLOY_NOTE)
+    seed_note(turn.stack, "real_life", "home/garden", GARDEN_NOTE)
+    found = results(turn.search(namespace="real_life", query="staging tomatoes", path_prefix=prefix))
+    assert found and {r["logical_path"] for r in found} == {"plans/deploy"}
+
+
 def test_nothing_matching_is_an_empty_list(turn: TurnHarness) -> None:
     nothing = turn.search(namespaces="real_life,au", namespace="au", query="anything at all")
     assert results(nothing) == []  # nothing ingested

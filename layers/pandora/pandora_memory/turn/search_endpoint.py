@@ -18,6 +18,20 @@ from pandora_memory.turn.search_models import SearchRequest, SearchResponse, Sea
 
 # Named explicitly: a child created before the environment is set would otherwise log nowhere.
 logger = Logger(service=os.getenv("POWERTOOLS_SERVICE_NAME", "pandora-memory"), child=True)
+MARKDOWN_SUFFIX = ".md"
+
+
+def logical_prefix(path_prefix: str | None, namespace: Namespace) -> str | None:
+    """The logical path a user meant: a file name (`topics/home.md`) or an S3 key
+    (`memory/real_life/topics`) both name the logical path `topics/home` / `topics`."""
+    if path_prefix is None:
+        return None
+    upload_prefix = f"memory/{namespace.value}/"
+    if path_prefix.startswith(upload_prefix):
+        path_prefix = path_prefix[len(upload_prefix) :]
+    if path_prefix.endswith(MARKDOWN_SUFFIX):
+        path_prefix = path_prefix[: -len(MARKDOWN_SUFFIX)]
+    return path_prefix or None
 
 
 class SearchEndpoint:
@@ -33,7 +47,10 @@ class SearchEndpoint:
         started = self._clock()
         try:
             found = self._search.search(
-                request.namespace, request.query, limit=request.limit, path_prefix=request.path_prefix
+                request.namespace,
+                request.query,
+                limit=request.limit,
+                path_prefix=logical_prefix(request.path_prefix, request.namespace),
             )
         finally:
             self._metrics.search_latency(milliseconds=(self._clock() - started) * 1000)

@@ -24,6 +24,7 @@ from pandora_memory.policy.candidate_rules import (
 )
 from pandora_memory.policy.lexicon import Hit, tokenize
 from pandora_memory.policy.shapes import token_shapes
+from pandora_memory.policy.text import unify_typography
 
 # Text is normalised first (single spaces, no blank lines), so plain separators are enough. Every
 # branch opens with a literal (the space after .!? is checked looking back), so the scan skips ahead.
@@ -37,16 +38,6 @@ _SEGMENT_BREAK = re.compile(r", | but ")
 _FENCED = re.compile(r"```.*?```", re.DOTALL)
 _DOUBLE_QUOTED = re.compile(r"\"[^\"\n]{16,}+\"")
 _SINGLE_QUOTED = re.compile(r"'[^'\n]{16,}+'(?!\w)")
-# Replaced one after the other: str.translate with a dict looks every character up in Python, and no
-# replacement holds a character that a later one replaces, so the result is the same.
-_TYPOGRAPHY = (
-    ("\u2019", "'"),
-    ("\u2018", "'"),
-    ("\u201c", '"'),
-    ("\u201d", '"'),
-    ("\u2014", " - "),
-    ("\u2013", " - "),
-)
 
 
 class Mood(StrEnum):
@@ -75,9 +66,7 @@ class Clause(NamedTuple):
 def normalise_keep_case(text: str) -> str:
     """text.normalise without lower-casing: summaries and name detection need the user's casing."""
     if not text.isascii():
-        text = unicodedata.normalize("NFKC", text)
-        for fancy, plain in _TYPOGRAPHY:
-            text = text.replace(fancy, plain)
+        text = unify_typography(unicodedata.normalize("NFKC", text))
     if "\n" not in text:
         return " ".join(text.split())
     lines = (" ".join(line.split()) for line in text.split("\n"))

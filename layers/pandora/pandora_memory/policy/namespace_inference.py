@@ -26,20 +26,11 @@ from typing import NamedTuple
 from pandora_memory.namespaces import Namespace, parse_namespace
 from pandora_memory.policy.retrieve_lexicon import split_words
 from pandora_memory.policy.rules import section
-from pandora_memory.policy.text import find_cues, normalise
+from pandora_memory.policy.text import find_cues, normalise, unify_typography
 
 # What the cue regex counts as a word: a run of word characters.
 _WORD_RUN = re.compile(r"\w+")
 _WHITESPACE_RUN = re.compile(r"\s+")
-# normalise()'s replacements, which can put quotes and dashes within a cue's reach.
-_TYPOGRAPHY = (
-    ("\u2019", "'"),
-    ("\u2018", "'"),
-    ("\u201c", '"'),
-    ("\u201d", '"'),
-    ("\u2014", " - "),
-    ("\u2013", " - "),
-)
 
 
 # A NamedTuple: built on every turn, and a frozen dataclass is slow to build.
@@ -94,11 +85,8 @@ def _lowered(text: str) -> str:
     """normalise() without its whitespace collapsing: NFKC, quotes and dashes, lower case."""
     if text.isascii():  # plain ASCII is its own NFKC form and holds no typographic marks
         return text.lower()
-    text = unicodedata.normalize("NFKC", text)
-    for typographic, plain in _TYPOGRAPHY:
-        if typographic in text:
-            text = text.replace(typographic, plain)
-    return text.lower()
+    # normalise()'s replacements can put quotes and dashes within a cue's reach.
+    return unify_typography(unicodedata.normalize("NFKC", text)).lower()
 
 
 def _alternative(cue: str) -> str:

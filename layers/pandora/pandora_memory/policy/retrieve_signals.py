@@ -23,6 +23,7 @@ from pandora_memory.policy.retrieve_lexicon import (
 )
 from pandora_memory.policy.retrieve_patterns import SHAPES
 from pandora_memory.policy.retrieve_positions import WordPositions
+from pandora_memory.policy.text import unify_typography
 
 _SENTENCE_OPENING_THAT = re.compile(r"(?:^|[.!?;:]\s*)that\b")
 _CODE_BLOCK = re.compile(r"```.*?(?:```|$)", re.DOTALL)
@@ -39,14 +40,6 @@ _QUOTE_OPENINGS = (" '", ' "', "`", "('", '("')
 _MAX_QUOTED_WORDS = 3
 _MAX_QUOTED_CHARS = 40
 _MIN_WORDS_AROUND_QUOTE = 3
-_TYPOGRAPHY = (
-    ("\u2019", "'"),
-    ("\u2018", "'"),
-    ("\u201c", '"'),
-    ("\u201d", '"'),
-    ("\u2014", " - "),
-    ("\u2013", " - "),
-)
 # The ASCII whitespace str.split splits on, besides the space.
 _ASCII_BREAKS = "\n\r\t\x0b\x0c\x1c\x1d\x1e\x1f"
 _SHAPE_FAMILIES = frozenset(SHAPES)
@@ -95,9 +88,7 @@ def prepare(message: str, max_chars: int) -> tuple[str, bool]:
         message = f"{message[:half]} . {message[-half:]}"
     text = unicodedata.normalize("NFKC", message)
     if not text.isascii():
-        for typographic, plain in _TYPOGRAPHY:  # str.replace beats str.translate on non-ASCII text
-            if typographic in text:
-                text = text.replace(typographic, plain)
+        text = unify_typography(text)
     if "```" in text:
         whole = False
         text = _CODE_BLOCK.sub(" . ", text)

@@ -8,10 +8,28 @@ from functools import cache
 
 def normalise(text: str) -> str:
     """Lower-case, unify quotes and dashes, collapse whitespace: what the cue lexicons match against."""
-    text = unicodedata.normalize("NFKC", text)
-    text = text.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"').replace("\u201d", '"')
-    text = text.replace("\u2014", " - ").replace("\u2013", " - ")
+    text = unify_typography(unicodedata.normalize("NFKC", text))
     return re.sub(r"\s+", " ", text).strip().lower()
+
+
+# Curly quotes and long dashes as the lexicons write them. Replaced one after the other: no replacement
+# holds a character a later one replaces, and str.replace beats str.translate, which looks every
+# character up in Python.
+TYPOGRAPHY = (
+    ("\u2019", "'"),
+    ("\u2018", "'"),
+    ("\u201c", '"'),
+    ("\u201d", '"'),
+    ("\u2014", " - "),
+    ("\u2013", " - "),
+)
+
+
+def unify_typography(text: str) -> str:
+    for typographic, plain in TYPOGRAPHY:
+        if typographic in text:
+            text = text.replace(typographic, plain)
+    return text
 
 
 @cache

@@ -13,10 +13,8 @@ The oracle runs under a fixed PYTHONHASHSEED so that set iteration order is the 
 
 import argparse
 import json
-import os
 import random
 import sys
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,6 +22,7 @@ from typing import Any
 from pandora_memory.policy.candidate import should_auto_create_memory_candidate
 from pandora_memory.secrets import find_secrets
 
+from bench.oracle_cases import labeled_rows, variant, with_fixed_hash_seed
 from bench.policy_speed import messages_of_500_chars
 from bench.report import REPO_ROOT
 
@@ -32,13 +31,10 @@ LABELED_FILES = (
     REPO_ROOT / "tests" / "data" / "labeled_secrets.jsonl",
     REPO_ROOT / "tests" / "data" / "labeled_retrieve.jsonl",
 )
-SHARED_EVAL = REPO_ROOT.parent / "shared" / "eval"
 SYNTHETIC_MESSAGES = 2000
 SYNTHETIC_CHARS = 500
 SEED = 20261129
-HASH_SEED = "0"
 _SPACES = (" ", "  ", "\n", " \n ", "\t", "\n\n", " - ", "; ")
-_TYPOGRAPHY = {"'": "\u2019", '"': "\u201c", " - ": " \u2014 ", "-": "\u2013"}
 _ACCEPTANCES = ("yes do that", "ok sounds good, go with it", "yep, save that", "sure", "no thanks")
 
 
@@ -50,55 +46,15 @@ class Case:
     namespace: str | None
 
 
-def _labeled_rows() -> Iterator[tuple[str, dict[str, Any]]]:
-    files = [*LABELED_FILES, *sorted(SHARED_EVAL.glob("*.jsonl"))]
-    for path in files:
-        if not path.exists():
-            continue
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            if line.strip():
-                yield f"{path.parent.name}/{path.name}:{number}", json.loads(line)
-
-
-def _respace(text: str, rng: random.Random) -> str:
-    return "".join(word + rng.choice(_SPACES) for word in text.split(" ")).rstrip()
-
-
-def _recase(text: str, rng: random.Random) -> str:
-    style = rng.randrange(4)
-    if style == 0:
-        return text.upper()
-    if style == 1:
-        return text.title()
-    if style == 2:
-        return text.lower()
-    return "".join(ch.upper() if rng.random() < 0.3 else ch for ch in text)
-
-
-def _typeset(text: str) -> str:
-    for plain, fancy in _TYPOGRAPHY.items():
-        text = text.replace(plain, fancy)
-    return text
-
-
 def _variant(text: str, rng: random.Random) -> str:
-    kind = rng.randrange(5)
-    if kind == 0:
-        return text
-    if kind == 1:
-        return _respace(text, rng)
-    if kind == 2:
-        return _recase(text, rng)
-    if kind == 3:
-        return _typeset(text)
-    return _recase(_respace(_typeset(text), rng), rng)
+    return variant(text, rng, _SPACES)
 
 
 def cases() -> list[Case]:
     found: list[Case] = []
     lines: list[str] = []
     replies: list[str] = []
-    for row_id, row in _labeled_rows():
+    for row_id, row in labeled_rows(LABELED_FILES):
         text = str(row.get("user_message") or row.get("text") or "")
         reply = row.get("assistant_response")
         namespace = row.get("namespace")
@@ -187,15 +143,8 @@ def check(path: Path, shown: int) -> int:
     return 1 if differences else 0
 
 
-def _with_fixed_hash_seed() -> None:
-    """Re-executes this module under PYTHONHASHSEED=0 unless already so."""
-    if os.environ.get("PYTHONHASHSEED") != HASH_SEED:
-        environment = {**os.environ, "PYTHONHASHSEED": HASH_SEED}
-        os.execve(sys.executable, [sys.executable, "-m", "bench.policy_oracle", *sys.argv[1:]], environment)
-
-
 def main() -> int:
-    _with_fixed_hash_seed()
+    with_fixed_hash_seed("bench.policy_oracle")
     parser = argparse.ArgumentParser(prog="python -m bench.policy_oracle", description=__doc__)
     action = parser.add_mutually_exclusive_group(required=True)
     action.add_argument("--record", type=Path, metavar="FILE", help="write the decisions to FILE")

@@ -15,16 +15,15 @@ iteration order is the same in every run.
 
 import argparse
 import json
-import os
 import random
 import sys
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from pandora_memory.policy.namespace_inference import choose_namespace
 from pandora_memory.policy.retrieve import should_auto_retrieve_memory
 
+from bench.oracle_cases import labeled_rows, variant, with_fixed_hash_seed
 from bench.policy_speed import messages_of_500_chars
 from bench.report import REPO_ROOT
 
@@ -33,7 +32,6 @@ LABELED_FILES = (
     REPO_ROOT / "tests" / "data" / "labeled_capture.jsonl",
     REPO_ROOT / "tests" / "data" / "labeled_secrets.jsonl",
 )
-SHARED_EVAL = REPO_ROOT.parent / "shared" / "eval"
 SYNTHETIC_MESSAGES = 2000
 SYNTHETIC_CHARS = 500
 SHORT_SLICES = 1500
@@ -41,9 +39,7 @@ LONG_MESSAGES = 60
 RANDOM_STRINGS = 600
 REPLY_PAIRS = 600
 SEED = 20261130
-HASH_SEED = "0"
 _SPACES = (" ", "  ", "\n", " \n ", "\t", "\n\n", " - ", "; ", ". ", "? ", "! ", ", ")
-_TYPOGRAPHY = {"'": "\u2019", '"': "\u201c", " - ": " \u2014 ", "-": "\u2013"}
 _CODE = ("```\nmy_list = fetch_api()  # we fix it later\n```", "```py\nx = 1\n", "`it`")
 _CONVERSATION_TYPES = (
     None,
@@ -81,49 +77,8 @@ class Case:
     reply: str | None = None
 
 
-def _labeled_rows() -> Iterator[tuple[str, dict[str, Any]]]:
-    for path in [*LABELED_FILES, *sorted(SHARED_EVAL.glob("*.jsonl"))]:
-        if not path.exists():
-            continue
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            if line.strip():
-                yield f"{path.parent.name}/{path.name}:{number}", json.loads(line)
-
-
-def _respace(text: str, rng: random.Random) -> str:
-    return "".join(word + rng.choice(_SPACES) for word in text.split(" ")).rstrip()
-
-
-def _recase(text: str, rng: random.Random) -> str:
-    style = rng.randrange(4)
-    if style == 0:
-        return text.upper()
-    if style == 1:
-        return text.title()
-    if style == 2:
-        return text.lower()
-    return "".join(ch.upper() if rng.random() < 0.3 else ch for ch in text)
-
-
-def _typeset(text: str) -> str:
-    for plain, fancy in _TYPOGRAPHY.items():
-        text = text.replace(plain, fancy)
-    return text
-
-
 def _variant(text: str, rng: random.Random) -> str:
-    kind = rng.randrange(6)
-    if kind == 0:
-        return text
-    if kind == 1:
-        return _respace(text, rng)
-    if kind == 2:
-        return _recase(text, rng)
-    if kind == 3:
-        return _typeset(text)
-    if kind == 4:
-        return f"{text} {rng.choice(_CODE)}"
-    return _recase(_respace(_typeset(text), rng), rng)
+    return variant(text, rng, _SPACES, _CODE)
 
 
 def _context(rng: random.Random, tasks: list[str]) -> tuple[str | None, str | None, str | None]:
@@ -145,7 +100,7 @@ def cases() -> list[Case]:
     lines: list[str] = []
     replies: list[str] = []
     tasks: list[str] = ["weekly review"]
-    for row_id, row in _labeled_rows():
+    for row_id, row in labeled_rows(LABELED_FILES):
         text = str(row.get("user_message") or row.get("text") or "")
         namespace, task = row.get("namespace"), row.get("current_task")
         lines.append(text)
@@ -236,15 +191,8 @@ def check(path: str, shown: int) -> int:
     return 1 if differences else 0
 
 
-def _with_fixed_hash_seed() -> None:
-    """Re-executes this module under PYTHONHASHSEED=0 unless already so."""
-    if os.environ.get("PYTHONHASHSEED") != HASH_SEED:
-        environment = {**os.environ, "PYTHONHASHSEED": HASH_SEED}
-        os.execve(sys.executable, [sys.executable, "-m", "bench.retrieve_oracle", *sys.argv[1:]], environment)
-
-
 def main() -> int:
-    _with_fixed_hash_seed()
+    with_fixed_hash_seed("bench.retrieve_oracle")
     parser = argparse.ArgumentParser(prog="python -m bench.retrieve_oracle", description=__doc__)
     action = parser.add_mutually_exclusive_group(required=True)
     action.add_argument("--record", metavar="FILE", help="write the decisions to FILE")

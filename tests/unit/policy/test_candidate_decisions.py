@@ -176,6 +176,17 @@ def test_low_and_medium_candidates_do_not_need_review_when_confident() -> None:
     assert not medium.requires_review
 
 
+def test_a_real_life_relationship_memory_waits_for_review_at_any_sensitivity() -> None:
+    message = "promised Noor I'd call every sunday from now on, holding myself to that"
+    real = should_auto_create_memory_candidate(message, namespace="real_life")
+    assert real.memory_type is MemoryType.RELATIONSHIP_LOOP, real.reason
+    assert real.sensitivity is Sensitivity.MEDIUM
+    assert real.requires_review
+    assert "candidate.review.personal" in real.rules
+    fiction = should_auto_create_memory_candidate(message, namespace="au")
+    assert "candidate.review.personal" not in fiction.rules
+
+
 def test_dark_themes_inside_the_fiction_stay_low() -> None:
     decision = should_auto_create_memory_candidate(
         "Lyra died at 16, killed by her own brother", namespace="au"

@@ -24,6 +24,7 @@ __all__ = ["RULE_ID_BY_TYPE", "should_auto_create_memory_candidate"]
 RULE_SECRET_BLOCKED = "candidate.secret.blocked"  # noqa: S105 - a rule id, not a credential
 RULE_REVIEW_SENSITIVE = "candidate.review.sensitive"
 RULE_REVIEW_LOW_CONFIDENCE = "candidate.review.low_confidence"
+RULE_REVIEW_PERSONAL = "candidate.review.personal"
 RULE_REVIEW_ACCEPTED_REPLY = "candidate.review.accepted_reply"
 RULE_NAMESPACE_INFERRED = "candidate.namespace.inferred"
 # Only a plain identifier is echoed back: the caller's string is not ours to repeat.
@@ -67,6 +68,14 @@ def should_auto_create_memory_candidate(
     requires_review = blocked or level.level in _REVIEWED_LEVELS
     if requires_review and not blocked:
         reading.cite(RULE_REVIEW_SENSITIVE)
+    if (
+        reading.is_candidate
+        and not requires_review
+        and choice.namespace is Namespace.REAL_LIFE
+        and reading.memory_type in rules.review_types
+    ):
+        requires_review = True
+        reading.cite(RULE_REVIEW_PERSONAL, note="about the user's relationships, needs review")
     if reading.is_candidate and not requires_review and reading.confidence < rules.review_below_confidence:
         requires_review = True
         reading.cite(RULE_REVIEW_LOW_CONFIDENCE, note="low confidence, needs review")

@@ -172,6 +172,7 @@ class CandidateRules:
     ambiguity_penalty: float
     assistant_derived_penalty: float
     review_below_confidence: float
+    review_types: frozenset[MemoryType]
     veto_confidence: float
     uncertainty_penalty: float
     accepted_assistant_factor: float
@@ -364,6 +365,7 @@ def candidate_rules() -> CandidateRules:
         ambiguity_penalty=float(table["ambiguity_penalty"]),
         assistant_derived_penalty=float(table["assistant_derived_penalty"]),
         review_below_confidence=float(table["review_below_confidence"]),
+        review_types=frozenset(MemoryType(name) for name in table["review_types"]),
         veto_confidence=float(table["veto_confidence"]),
         uncertainty_penalty=float(table["uncertainty_penalty"]),
         accepted_assistant_factor=float(table["accepted_assistant_factor"]),

@@ -105,6 +105,8 @@ def test_seed_phrase_is_redacted_whole(text: str) -> None:
 
 
 HARD_NEGATIVES = [
+    "guest wifi network name is CasaVerde_Guest_5G, the password is on the router sticker",
+    "the discord bot is named GridlockHelper_v2_prod, its token lives in doppler",
     "my password manager generated something long, I'll type it in myself",
     "I changed my password to something stronger yesterday",
     "the password is stored in 1password under router",

@@ -83,3 +83,18 @@ def test_words_broken_up_by_other_words_are_no_seed_phrase() -> None:
     broken = [*words[: MIN_WORDS - 1], "zzzz", *words[MIN_WORDS - 1 : 2 * MIN_WORDS - 2]]
 
     assert not list(seed_phrase_candidates("my seed phrase: " + " ".join(broken)))
+
+
+def test_a_seed_phrase_that_repeats_a_few_words_is_still_found() -> None:
+    words = _bip39_words(9)
+    phrase = [*words, words[0], words[4], words[7]]  # 12 words, 9 distinct
+
+    text = "minha seed phrase é " + " ".join(phrase) + ", guarda aí"
+
+    assert [c.kind for c in seed_phrase_candidates(text)] == ["seed_phrase"]
+
+
+def test_one_word_repeated_is_no_seed_phrase() -> None:
+    word = _bip39_words(1)[0]
+
+    assert not list(seed_phrase_candidates("my seed phrase: " + " ".join([word] * MIN_WORDS)))

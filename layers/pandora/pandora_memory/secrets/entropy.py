@@ -24,6 +24,11 @@ _TOKEN = re.compile(r"(?<![A-Za-z0-9+/=_\-.~])[A-Za-z0-9+/_\-.~]{16,}={0,2}")
 _KINDS = {"password": "password", "pin": "pin", "code": "access_code"}
 # `request_id=...`, `"trace": "...`: the value of a named field right before the token.
 _FIELD_NAME = re.compile(r"([A-Za-z_][\w.\-]{0,60})[\"']?[ \t]*[:=][ \t]*[\"']?$")
+# "the network name is Studio_Guest_5G", "ssid: ...", "a bot called ...": the token names something.
+_STATED_NAME = re.compile(
+    r"\b(?:name|ssid|username|user name|hostname|handle|called|named)(?:[ \t]+(?:is|was))?[ \t]*[:=]?[ \t]*[\"'`]?$",
+    re.IGNORECASE,
+)
 
 
 def _named_as_something_else(text: str, start: int) -> bool:
@@ -63,7 +68,7 @@ def entropy_candidates(
             token = text[start:end]
             if not looks_random(token) or is_public_identifier(token) or is_dismissed(token):
                 continue
-            if _named_as_something_else(text, start):
+            if _named_as_something_else(text, start) or _STATED_NAME.search(text, max(0, start - 40), start):
                 continue
             word = _enclosing_word(text, start, end)
             if word != token and (is_dismissed(word) or is_public_identifier(word)):

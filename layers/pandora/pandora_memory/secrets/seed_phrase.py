@@ -13,8 +13,9 @@ from pandora_memory.secrets.findings import Candidate
 from pandora_memory.secrets.lexicon import SEED_CONTEXT_WORDS
 
 MIN_WORDS = 12
-# Generated phrases rarely repeat a word; "use use use ..." is not one.
-MIN_DISTINCT_RATIO = 0.8
+# A phrase may repeat a word or two (a real one can), but "use use use ..." is not one. Loose on
+# purpose: a missed phrase cannot be taken back, a false block costs one review.
+MIN_DISTINCT_RATIO = 0.5
 LOOK_BEHIND = 160
 LOOK_AHEAD = 320
 

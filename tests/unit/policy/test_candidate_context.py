@@ -132,3 +132,41 @@ def test_family_secrets_conflicts_and_press_are_gated(message: str, level: Sensi
 def test_a_budget_breakdown_is_not_a_crisis() -> None:
     decision = _decide("todo: send the client the cost breakdown for phase two")
     assert decision.sensitivity not in (Sensitivity.HIGH, Sensitivity.PRIVATE), decision.reason
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "summarise this pls:\nOur team decided to keep the office open on Fridays from now on.",
+        'convert to yaml:\n{"retries": 3, "we_always": "deploy on friday"}',
+    ],
+)
+def test_material_pasted_after_a_request_is_not_the_users_statement(message: str) -> None:
+    assert not _decide(message).should_create_candidate, _decide(message).reason
+
+
+def test_a_labelled_list_is_not_pasted_material() -> None:
+    decision = _decide("todo:\nrenew the domain before friday")
+
+    assert decision.memory_type is MemoryType.OPEN_LOOP
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "a coworker told me Figma is killing the free tier",
+        "saw a thread saying the registry is going read-only next year",
+        "the newsletter said wax prices are going up 20% next year",
+    ],
+)
+def test_what_others_report_is_not_the_users_memory(message: str) -> None:
+    assert not _decide(message).should_create_candidate, _decide(message).reason
+
+
+def test_an_agreement_between_people_is_a_relationship_but_one_about_a_project_stays_a_decision() -> None:
+    couple = _decide("Noor and I agreed: no work talk at dinner, every night")
+    colleagues = _decide("Marta and I agreed the invoice API stays on v1 until March")
+
+    assert couple.memory_type is MemoryType.RELATIONSHIP_LOOP
+    assert "candidate.transfer.relationship_agreement" in couple.rules
+    assert colleagues.memory_type is MemoryType.PROJECT_DECISION

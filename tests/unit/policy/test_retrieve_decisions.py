@@ -224,3 +224,16 @@ def test_domain_words_alone_never_retrieve() -> None:
     )
     assert not decision.should_retrieve
     assert {"project_work", "deployment"} <= set(decision.rules)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "what did we decide about stripe vs paddle for the shop",
+        "status check on the Larkspur launch pls, what's shipped vs pending",
+    ],
+)
+def test_a_generic_word_does_not_outweigh_asking_after_the_users_own_history(message: str) -> None:
+    decision = should_auto_retrieve_memory(message, namespace="real_life")
+
+    assert decision.should_retrieve, decision.reason

@@ -87,6 +87,8 @@ class MoodRules:
     own_world: frozenset[str]
     hearsay_words: frozenset[str]
     label_prefix: re.Pattern[str]
+    request_openers: frozenset[str]
+    pasted_lead_max_words: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +141,9 @@ class TransferRules:
     risk_takes_at: float
     risk_takes: tuple[MemoryType, ...]
     risk_takes_cues: frozenset[str]
+    relationship_takes_at: float
+    relationship_takes: tuple[MemoryType, ...]
+    relationship_takes_cues: frozenset[str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -315,6 +320,11 @@ def candidate_rules() -> CandidateRules:
             # The words hearsay cues open with: a clause with none of them cannot hold one.
             hearsay_words=_gate_words(mood["hearsay"]),
             label_prefix=re.compile(rf"^({_alternation(labels)})\s*:", re.IGNORECASE),
+            # "summarise this pls:", "convert to yaml:": the lines after such a lead are pasted material.
+            request_openers=frozenset(
+                alternative for phrase in mood["request"] for alternative in phrase.split()[0].split("|")
+            ),
+            pasted_lead_max_words=int(mood["pasted_lead_max_words"]),
         ),
         statement=StatementRules(
             base=float(statement["base"]),
@@ -341,6 +351,9 @@ def candidate_rules() -> CandidateRules:
             risk_takes_at=float(transfer["risk_takes_at"]),
             risk_takes=tuple(MemoryType(name) for name in transfer["risk_takes"]),
             risk_takes_cues=frozenset(transfer["risk_takes_cues"]),
+            relationship_takes_at=float(transfer["relationship_takes_at"]),
+            relationship_takes=tuple(MemoryType(name) for name in transfer["relationship_takes"]),
+            relationship_takes_cues=frozenset(transfer["relationship_takes_cues"]),
         ),
         sensitivity=SensitivityRules(
             private_shapes=frozenset(sens["private_shapes"]),

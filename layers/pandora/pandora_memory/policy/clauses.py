@@ -92,11 +92,26 @@ def _unless_apostrophe(match: re.Match[str]) -> str:
     return match.group() if after_letter else _PLACEHOLDER
 
 
+def without_pasted(text: str, mood: MoodRules) -> str:
+    """Keeps only the lead of "summarise this pls:\n<article>": what follows is the material to work on."""
+    lead, colon, _ = text.partition(":\n")
+    if not colon or "\n" in lead:
+        return text
+    words = lead.split()
+    if not words or len(words) > mood.pasted_lead_max_words or words[0].lower() not in mood.request_openers:
+        return text
+    return f"{lead}: {_PLACEHOLDER}"
+
+
 def read_text(text: str | None, rules: CandidateRules) -> tuple[Clause, ...]:
-    """Raw (already redacted) message text to clauses: normalised, quotes set aside, capped in length."""
+    """Raw (already redacted) message text to clauses: normalised, pasted material and quotes set
+    aside, capped in length."""
     if not text:
         return ()
-    return read_clauses(without_quotes(normalise_keep_case(text[: rules.max_classified_chars])), rules)
+    normalised = normalise_keep_case(text[: rules.max_classified_chars])
+    if ":\n" in normalised:
+        normalised = without_pasted(normalised, rules.mood)
+    return read_clauses(without_quotes(normalised), rules)
 
 
 def read_clauses(text: str, rules: CandidateRules) -> tuple[Clause, ...]:

@@ -28,8 +28,14 @@ RULE_CONFIG_KEY: Final = "candidate.transfer.config_key"
 RULE_RISK_RULE: Final = "candidate.transfer.risk_rule"
 CONFIG_KEY_PREFIX: Final = "config key: "
 RISK_PREFIX: Final = "about the risk: "
+RULE_RELATIONSHIP_AGREEMENT: Final = "candidate.transfer.relationship_agreement"
+RELATIONSHIP_PREFIX: Final = "between people: "
 # Cue-name prefixes of transferred evidence, and the rule each one cites.
-TRANSFER_RULES: Final = ((CONFIG_KEY_PREFIX, RULE_CONFIG_KEY), (RISK_PREFIX, RULE_RISK_RULE))
+TRANSFER_RULES: Final = (
+    (CONFIG_KEY_PREFIX, RULE_CONFIG_KEY),
+    (RISK_PREFIX, RULE_RISK_RULE),
+    (RELATIONSHIP_PREFIX, RULE_RELATIONSHIP_AGREEMENT),
+)
 _FAMILY_TO_TYPE: Final = {type_family(t): t for t in RULE_ID_BY_TYPE}
 
 
@@ -114,18 +120,28 @@ def _config_key_transfer(clause: Clause, evidence: TypeEvidence, takes: tuple[Me
             evidence.add(MemoryType.ENV_CONFIG_DECISION, CONFIG_KEY_PREFIX + cue.text, cue.weight)
 
 
-def _risk_transfer(evidence: TypeEvidence, rules: CandidateRules) -> None:
-    """Money, gambling, health or legal trouble stated plainly: the turn's personal rules are about that
-    trouble ("card debt at 9k. rule: no new purchases")."""
+def _topic_transfer(
+    evidence: TypeEvidence,
+    topic: MemoryType,
+    takes_at: float,
+    takes: tuple[MemoryType, ...],
+    cues: frozenset[str],
+    prefix: str,
+    only_generic: bool = False,
+) -> None:
+    """A turn plainly about a risk or a relationship: its rules and agreements are about that topic
+    ("card debt at 9k. rule: no new purchases", "Noor and I agreed on a no-phones dinner every thursday").
+    With `only_generic`, a taking type holding any cue outside `cues` keeps all of its evidence."""
     found = evidence.cue_weights
-    risk = found.get(MemoryType.RISK)
-    transfer = rules.transfer
-    if not risk or sum(risk.values()) < transfer.risk_takes_at:
+    own = found.get(topic)
+    if not own or sum(own.values()) < takes_at:
         return
-    for memory_type in transfer.risk_takes:
+    if only_generic and any(not cues.issuperset(found.get(memory_type, {})) for memory_type in takes):
+        return
+    for memory_type in takes:
         for cue, weight in list(found.get(memory_type, {}).items()):
-            if cue in transfer.risk_takes_cues:
-                evidence.add(MemoryType.RISK, RISK_PREFIX + cue, weight)
+            if cue in cues:
+                evidence.add(topic, prefix + cue, weight)
 
 
 def score(
@@ -138,8 +154,26 @@ def score(
     """Turns raw evidence into capped, weighted scores for the types allowed in this namespace.
 
     The risk transfer is added to `evidence` itself, so the turn's cues show it too."""
+    transfer = rules.transfer
     if MemoryType.RISK in evidence.cue_weights:
-        _risk_transfer(evidence, rules)
+        _topic_transfer(
+            evidence,
+            MemoryType.RISK,
+            transfer.risk_takes_at,
+            transfer.risk_takes,
+            transfer.risk_takes_cues,
+            RISK_PREFIX,
+        )
+    if has_person and MemoryType.RELATIONSHIP_LOOP in evidence.cue_weights:
+        _topic_transfer(
+            evidence,
+            MemoryType.RELATIONSHIP_LOOP,
+            transfer.relationship_takes_at,
+            transfer.relationship_takes,
+            transfer.relationship_takes_cues,
+            RELATIONSHIP_PREFIX,
+            only_generic=True,
+        )
     scores: dict[MemoryType, float] = {}
     cues: dict[MemoryType, tuple[str, ...]] = {}
     meta = namespace is Namespace.AU and any(

@@ -99,6 +99,14 @@ def _canon_item(reading: MessageReading, rules: RetrieveRules, namespace: Namesp
     return namespace is Namespace.AU and _story_item(reading, rules) is not None
 
 
+def _asks_after_own(reading: MessageReading) -> bool:
+    """ "what did I decide about X vs Y", "status check on Fernway, what's done vs not": the user's own
+    history or named thing, whatever generic word the question also holds."""
+    cues = reading.cues
+    recalls_own = "recall_question" in cues and "own_situation" in cues
+    return recalls_own or ("status_check" in cues and bool(reading.names))
+
+
 def _shape_penalties(
     reading: MessageReading, rules: RetrieveRules, namespace: Namespace
 ) -> list[Contribution]:
@@ -106,7 +114,9 @@ def _shape_penalties(
     light, full = weights["shape_penalty_anchored"], weights["shape_penalty"]
     # In the au namespace a character's name ties even a trivia-shaped question to the canon.
     au_names = namespace is Namespace.AU and bool(reading.names)
-    penalty = light if au_names or any(family in cues for family in _ANCHORS) else full
+    penalty = (
+        light if au_names or any(family in cues for family in _ANCHORS) or _asks_after_own(reading) else full
+    )
     if reading.in_chat_followup:
         # A name or a definite story item anchors a chat edit: "rewrite it in Seren's voice" and
         # "the scene with the letter. rewrite it" still need the canon.

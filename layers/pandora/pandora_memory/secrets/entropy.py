@@ -26,7 +26,8 @@ _KINDS = {"password": "password", "pin": "pin", "code": "access_code"}
 _FIELD_NAME = re.compile(r"([A-Za-z_][\w.\-]{0,60})[\"']?[ \t]*[:=][ \t]*[\"']?$")
 # "the network name is Studio_Guest_5G", "ssid: ...", "a bot called ...": the token names something.
 _STATED_NAME = re.compile(
-    r"\b(?:name|ssid|username|user name|hostname|handle|called|named)(?:[ \t]+(?:is|was))?[ \t]*[:=]?[ \t]*[\"'`]?$",
+    r"\b(?:name|ssid|username|user name|hostname|handle|called|named)"
+    r"(?:[ \t]+(?:is|was))?[ \t]*[:=]?[ \t]*[\"'`]?$",
     re.IGNORECASE,
 )
 

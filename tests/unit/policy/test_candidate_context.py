@@ -170,3 +170,15 @@ def test_an_agreement_between_people_is_a_relationship_but_one_about_a_project_s
     assert couple.memory_type is MemoryType.RELATIONSHIP_LOOP
     assert "candidate.transfer.relationship_agreement" in couple.rules
     assert colleagues.memory_type is MemoryType.PROJECT_DECISION
+
+
+def test_and_i_names_a_companion_only_near_the_start_of_a_clause() -> None:
+    thing = _decide("the bot can't go live: verification needs a privacy policy and I don't have one")
+    companion = _decide("mina and I agreed to split rent 60/40 from now on")
+
+    assert thing.sensitivity is Sensitivity.LOW, thing.reason
+    assert "someone and I" in companion.reason
+
+
+def test_an_auxiliary_before_a_number_asks_a_question() -> None:
+    assert not _decide("is 6 hours of sleep enough long term").should_create_candidate

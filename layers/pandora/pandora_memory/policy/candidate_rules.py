@@ -123,6 +123,7 @@ class PeopleRules:
     before: tuple[str, ...]
     possessed: tuple[str, ...]
     not_names: frozenset[str]
+    companion_max_start: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,6 +216,7 @@ def _people_rules(table: Mapping[str, Any]) -> PeopleRules:
         before=tuple(f" {phrase} " for phrase in table["words_before"]),
         possessed=tuple(f"'s {noun} " for noun in table["possessed"]),
         not_names=frozenset(table["not_names"]),
+        companion_max_start=int(table["companion_max_start"]),
     )
 
 

@@ -262,4 +262,5 @@ def _opens_question(tokens: list[str], start: int, mood: MoodRules) -> bool:
         return following in mood.aux or following in mood.aux_always
     if first in mood.aux and following in mood.subjects:
         return True
-    return first in mood.aux_before_determiner and following in mood.determiners
+    # "is 6 hours of sleep enough": an auxiliary before a number asks as it does before "the".
+    return first in mood.aux_before_determiner and (following in mood.determiners or following[:1].isdigit())

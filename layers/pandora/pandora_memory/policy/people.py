@@ -26,7 +26,8 @@ def person_cues(text: str, hits: Mapping[str, Sequence[Hit]], rules: CandidateRu
         cues.append(KIN_WORD)
     if PRONOUN in hits:
         cues.append(THIRD_PERSON)
-    if COMPANION in hits:
+    # "mina and I ..." opens a clause; "a privacy policy and I don't have one" pairs no one with the user.
+    if any(hit.token_start <= rules.people.companion_max_start for hit in hits.get(COMPANION, ())):
         cues.append(COMPANION_PHRASE)
     return cues
 

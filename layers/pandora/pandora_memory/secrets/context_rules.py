@@ -199,6 +199,8 @@ _OWNERS = frozenset(
 
 # Keypad / backup codes: 1357#, 12-34-56, 8271-4402.
 _NUMERIC_CODE = re.compile(r"\d[\d\-#*. ]{2,18}[\d#*]")
+# A year is not a password: "password 2024 rotation is due".
+_YEAR = re.compile(r"(?:19|20)\d\d")
 # Further codes of a list after the first one ("backup codes: 8271-4402 9931-0087").
 _MORE_CODES = re.compile(r"(?:[ \t]*[,;]?[ \t]+(?:\d{4,10}|[0-9a-z]{3,6}-[0-9a-z]{3,6})(?![\w\-]))+")
 
@@ -224,7 +226,11 @@ def _has_shape(family: str, value: str, form: str) -> bool:
     if family == WEAK:
         return looks_random(value) and not is_public_identifier(value)
     if family in ("password", "pass"):
-        return has_password_shape(value) if form == BARE else looks_like_password(value)
+        if form == BARE:
+            # "카드 비밀번호 4821", "wifi password 48213377": a bare number right after the noun is one.
+            numeric = value.isdigit() and 4 <= len(value) <= 12 and not _YEAR.fullmatch(value)
+            return has_password_shape(value) or numeric
+        return looks_like_password(value)
     if family in ("pin", "code"):
         if value.isdigit() or _NUMERIC_CODE.fullmatch(value):
             return 4 <= sum(ch.isdigit() for ch in value) <= 16

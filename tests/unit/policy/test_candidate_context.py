@@ -182,3 +182,16 @@ def test_and_i_names_a_companion_only_near_the_start_of_a_clause() -> None:
 
 def test_an_auxiliary_before_a_number_asks_a_question() -> None:
     assert not _decide("is 6 hours of sleep enough long term").should_create_candidate
+
+
+def test_a_korean_clause_ending_in_a_request_asks_unless_it_sets_a_standing_rule() -> None:
+    assert not _decide("이 문단 좀 더 자연스럽게 고쳐줘").should_create_candidate
+    standing = _decide("앞으로 코드 예시는 타입스크립트로만 해줘")
+    assert standing.memory_type is MemoryType.PREFERENCE, standing.reason
+
+
+def test_a_korean_name_with_its_particle_is_a_person() -> None:
+    decision = _decide("민재한테 50만원 빌려줬음. 다음 달에 갚는대")
+
+    assert decision.memory_type is MemoryType.RELATIONSHIP_LOOP, decision.reason
+    assert "named person" in decision.reason

@@ -88,6 +88,7 @@ class MoodRules:
     hearsay_words: frozenset[str]
     label_prefix: re.Pattern[str]
     request_openers: frozenset[str]
+    request_endings: tuple[str, ...]
     pasted_lead_max_words: int
 
 
@@ -124,6 +125,7 @@ class PeopleRules:
     possessed: tuple[str, ...]
     not_names: frozenset[str]
     companion_max_start: int
+    korean_name: re.Pattern[str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +147,7 @@ class TransferRules:
     relationship_takes_at: float
     relationship_takes: tuple[MemoryType, ...]
     relationship_takes_cues: frozenset[str]
+    relationship_kept_by: tuple[MemoryType, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,6 +220,9 @@ def _people_rules(table: Mapping[str, Any]) -> PeopleRules:
         possessed=tuple(f"'s {noun} " for noun in table["possessed"]),
         not_names=frozenset(table["not_names"]),
         companion_max_start=int(table["companion_max_start"]),
+        korean_name=re.compile(
+            rf"(?<![가-힣])[가-힣]{{2,3}}(?:{_alternation(table['korean_name_particles'])})(?![가-힣])"
+        ),
     )
 
 
@@ -327,6 +333,7 @@ def candidate_rules() -> CandidateRules:
                 alternative for phrase in mood["request"] for alternative in phrase.split()[0].split("|")
             ),
             pasted_lead_max_words=int(mood["pasted_lead_max_words"]),
+            request_endings=tuple(mood["request_endings"]),
         ),
         statement=StatementRules(
             base=float(statement["base"]),
@@ -356,6 +363,7 @@ def candidate_rules() -> CandidateRules:
             relationship_takes_at=float(transfer["relationship_takes_at"]),
             relationship_takes=tuple(MemoryType(name) for name in transfer["relationship_takes"]),
             relationship_takes_cues=frozenset(transfer["relationship_takes_cues"]),
+            relationship_kept_by=tuple(MemoryType(name) for name in transfer["relationship_kept_by"]),
         ),
         sensitivity=SensitivityRules(
             private_shapes=frozenset(sens["private_shapes"]),

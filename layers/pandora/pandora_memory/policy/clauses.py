@@ -215,7 +215,7 @@ def _mood(tokens: list[str], start: int, hits: tuple[Hit, ...], asks: bool, mood
     standing = STANDING_SCOPE in families
     if asks or _opens_question(tokens, start, mood):
         return Mood.STATEMENT if standing else Mood.QUESTION
-    if REQUEST in families:
+    if REQUEST in families or (tokens and tokens[-1].endswith(mood.request_endings)):
         return Mood.STATEMENT if standing else Mood.REQUEST
     return Mood.STATEMENT
 

@@ -127,17 +127,19 @@ def _topic_transfer(
     takes: tuple[MemoryType, ...],
     cues: frozenset[str],
     prefix: str,
-    only_generic: bool = False,
+    kept_by: tuple[MemoryType, ...] = (),
 ) -> None:
     """A turn plainly about a risk or a relationship: its rules and agreements are about that topic
     ("card debt at 9k. rule: no new purchases", "Noor and I agreed on a no-phones dinner every thursday").
-    With `only_generic`, a taking type holding any cue outside `cues` keeps all of its evidence."""
+    Nothing moves while a `kept_by` type holds a strong cue (worth `takes_at`) outside `cues`: the turn
+    is about that, too."""
     found = evidence.cue_weights
     own = found.get(topic)
     if not own or sum(own.values()) < takes_at:
         return
-    if only_generic and any(not cues.issuperset(found.get(memory_type, {})) for memory_type in takes):
-        return
+    for memory_type in kept_by:
+        if any(w >= takes_at and cue not in cues for cue, w in found.get(memory_type, {}).items()):
+            return
     for memory_type in takes:
         for cue, weight in list(found.get(memory_type, {}).items()):
             if cue in cues:
@@ -172,7 +174,7 @@ def score(
             transfer.relationship_takes,
             transfer.relationship_takes_cues,
             RELATIONSHIP_PREFIX,
-            only_generic=True,
+            kept_by=transfer.relationship_kept_by,
         )
     scores: dict[MemoryType, float] = {}
     cues: dict[MemoryType, tuple[str, ...]] = {}

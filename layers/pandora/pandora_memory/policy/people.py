@@ -20,7 +20,8 @@ _PUNCTUATION_AS_SPACE = str.maketrans(",.;:!?()", "        ")
 def person_cues(text: str, hits: Mapping[str, Sequence[Hit]], rules: CandidateRules) -> list[str]:
     """Cue labels (never the names themselves) for the people the case-kept `text` mentions."""
     cues: list[str] = []
-    if _has_named_person(text, rules, pronoun=PRONOUN in hits):
+    korean = not text.isascii() and rules.people.korean_name.search(text) is not None
+    if korean or _has_named_person(text, rules, pronoun=PRONOUN in hits):
         cues.append(NAMED_PERSON)
     if KIN in hits:
         cues.append(KIN_WORD)
@@ -33,7 +34,10 @@ def person_cues(text: str, hits: Mapping[str, Sequence[Hit]], rules: CandidateRu
 
 
 def names_someone(text: str, rules: CandidateRules) -> bool:
-    """A capitalised word that is not a known non-name: enough when the cue itself is about people."""
+    """A capitalised word that is not a known non-name (or a Korean name with its particle): enough when
+    the cue itself is about people."""
+    if not text.isascii() and rules.people.korean_name.search(text):
+        return True
     return any(match.group() not in rules.people.not_names for match in rules.people.name.finditer(text))
 
 

@@ -74,6 +74,7 @@ COMMAND_LINES = [
     ("Cookie: sessionid=Zq8vN1cLx0Tn4Rk7Bw2Yd5Hf9Jm3Pe6U", "Zq8vN1cLx0Tn4Rk7Bw2Yd5Hf9Jm3Pe6U"),
     ("카드 비밀번호 6027 자꾸 까먹어서 적어둠", "6027"),
     ("router admin password 55120947 just so I have it somewhere", "55120947"),
+    ("the studio wifi is Kx7-pine-42 if you need it for the setup guide", "Kx7-pine-42"),
 ]
 
 SEED_PHRASES = [
@@ -107,6 +108,7 @@ def test_seed_phrase_is_redacted_whole(text: str) -> None:
 
 
 HARD_NEGATIVES = [
+    "the wifi is down again, third time today",
     "password 2025 rotation is on the ops calendar",
     "guest wifi network name is CasaVerde_Guest_5G, the password is on the router sticker",
     "the discord bot is named GridlockHelper_v2_prod, its token lives in doppler",

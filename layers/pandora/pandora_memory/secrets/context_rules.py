@@ -214,6 +214,7 @@ _KINDS = {
     "key": "api_key",
     "credential": "credential",
     "auth": "token",
+    "network": "password",
     WEAK: "generic_secret",
 }
 
@@ -231,6 +232,8 @@ def _has_shape(family: str, value: str, form: str) -> bool:
             numeric = value.isdigit() and 4 <= len(value) <= 12 and not _YEAR.fullmatch(value)
             return has_password_shape(value) or numeric
         return looks_like_password(value)
+    if family == "network":  # "the wifi is Kx7-pine-42" yes; "the wifi is down", "wifi 6" no
+        return form == STATED and has_password_shape(value)
     if family in ("pin", "code"):
         if value.isdigit() or _NUMERIC_CODE.fullmatch(value):
             return 4 <= sum(ch.isdigit() for ch in value) <= 16
@@ -412,7 +415,7 @@ def _value_before(words: list[re.Match[str]]) -> re.Match[str] | None:
 
 
 def _backward(text: str, head: Head, covered: Coverage) -> Candidate | None:
-    if head.family in ("pass", "auth", WEAK) or head.in_identifier or not head.latin:
+    if head.family in ("pass", "auth", "network", WEAK) or head.in_identifier or not head.latin:
         return None
     window_start = max(0, head.start - 96)
     if _BACKWARD_GATE.search(text, max(0, head.start - 48), head.start) is None:

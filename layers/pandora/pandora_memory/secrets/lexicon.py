@@ -52,6 +52,8 @@ HEAD_FAMILIES: dict[str, str] = {
     **dict.fromkeys(_words("pass"), "pass"),
     **dict.fromkeys(_words("auth dsn"), "auth"),
     **dict.fromkeys(_words("login logins logon signin sign-in"), "login"),
+    # "the studio wifi is Kx7-pine-42": a network stated to *be* a value names its password.
+    **dict.fromkeys(_words("wifi wi-fi wlan 와이파이"), "network"),
 }
 
 # Credential words of English (the rest are of other languages, whose copulas differ: hasło *to* ...).
@@ -59,7 +61,7 @@ ENGLISH_HEADS: frozenset[str] = _words(
     """
     password passwords passwd passphrase pwd pw pin passcode code codes combination combo otp key keys
     apikey token tokens secret secrets credential credentials creds pass auth dsn login logins logon
-    signin sign-in
+    signin sign-in wifi wi-fi wlan
     """
 )
 

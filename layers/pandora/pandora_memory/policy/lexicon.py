@@ -4,7 +4,9 @@ A regex alternation of hundreds of phrases costs time per phrase at every positi
 phrases sit in a word trie walked once over a clause's tokens. Phrase syntax, kept small:
 
 - `deploy*`       the word and its -s/-ed/-ing/-er forms
-- `prod|staging`  any one of the alternatives at that position
+- `prod|staging`  any one of the alternatives at that position; each alternative is one word, since
+                  the phrase splits at spaces first ("don't|do not use" reads "don't|do", "not", "use":
+                  write "do not use" as an entry of its own)
 - `…`             a gap of up to GAP_MAX words ("can't … until")
 - `<num>`         any word holding a digit ("lost … <num>", "ch <num>")
 - `^` first       the phrase must open the clause (after filler words)

@@ -262,3 +262,13 @@ class TestNamespace:
     def test_an_unknown_namespace_raises(self, bad: object) -> None:
         with pytest.raises(UnknownNamespaceError):
             should_auto_create_memory_candidate("we decided to keep Supabase", namespace=bad)  # type: ignore[arg-type]
+
+
+def test_a_memory_of_another_type_about_someone_in_the_users_life_waits_for_review() -> None:
+    decision = should_auto_create_memory_candidate(
+        "I need to send Hana the photos from the wedding before friday", namespace="real_life"
+    )
+
+    assert decision.memory_type is MemoryType.OPEN_LOOP, decision.reason
+    assert decision.requires_review
+    assert "candidate.review.personal" in decision.rules

@@ -6,15 +6,17 @@ user sees something was held back) and always gated on review.
 """
 
 import re
+from collections.abc import Mapping, Sequence
 
 from pandora_memory.namespaces import Namespace
 from pandora_memory.policy import sensitivity
-from pandora_memory.policy.candidate_rules import candidate_rules
+from pandora_memory.policy.candidate_rules import CandidateRules, candidate_rules, type_family
 from pandora_memory.policy.clauses import hits_by_family, read_text
+from pandora_memory.policy.lexicon import Hit
 from pandora_memory.policy.memory_types import RULE_ID_BY_TYPE
 from pandora_memory.policy.models import CandidateDecision, CandidateStatus, MemoryType, Sensitivity
-from pandora_memory.policy.namespace_inference import choose_namespace
-from pandora_memory.policy.reading import quoted, read_turn
+from pandora_memory.policy.namespace_inference import NamespaceChoice, choose_namespace
+from pandora_memory.policy.reading import Reading, quoted, read_turn
 from pandora_memory.policy.rules import policy_version
 from pandora_memory.policy.summary import summarise, truncate
 from pandora_memory.secrets import redact
@@ -30,6 +32,18 @@ RULE_NAMESPACE_INFERRED = "candidate.namespace.inferred"
 # Only a plain identifier is echoed back: the caller's string is not ours to repeat.
 _SOURCE_NAME = re.compile(r"[a-z0-9_.-]{1,32}")
 _REVIEWED_LEVELS = frozenset({Sensitivity.HIGH, Sensitivity.PRIVATE})
+
+
+def _about_relationships(
+    reading: Reading, user_hits: Mapping[str, Sequence[Hit]], choice: NamespaceChoice, rules: CandidateRules
+) -> bool:
+    """A real-life memory of a review type, or of any type with relationship cues and a person in it
+    ("Jiwoo still hasn't forgiven me... I need to call her" is an open loop about a relationship)."""
+    if choice.namespace is not Namespace.REAL_LIFE:
+        return False
+    if reading.memory_type in rules.review_types:
+        return True
+    return bool(reading.people) and any(user_hits.get(type_family(t)) for t in rules.review_types)
 
 
 def should_auto_create_memory_candidate(
@@ -68,12 +82,8 @@ def should_auto_create_memory_candidate(
     requires_review = blocked or level.level in _REVIEWED_LEVELS
     if requires_review and not blocked:
         reading.cite(RULE_REVIEW_SENSITIVE)
-    if (
-        reading.is_candidate
-        and not requires_review
-        and choice.namespace is Namespace.REAL_LIFE
-        and reading.memory_type in rules.review_types
-    ):
+    personal = reading.is_candidate and _about_relationships(reading, user_hits, choice, rules)
+    if personal and not requires_review:
         requires_review = True
         reading.cite(RULE_REVIEW_PERSONAL, note="about the user's relationships, needs review")
     if reading.is_candidate and not requires_review and reading.confidence < rules.review_below_confidence:

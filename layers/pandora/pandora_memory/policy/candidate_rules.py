@@ -298,7 +298,8 @@ def candidate_rules() -> CandidateRules:
         # Hypotheticals and requests only count where a clause opens.
         (HYPOTHETICAL, [f"^ {phrase}" for phrase in mood["hypothetical"]]),
         (REQUEST, [f"^ {phrase}" for phrase in mood["request"]]),
-        (KIN, people["kin"]),
+        # "mum's birthday": a possessive keeps the apostrophe inside the token, so it is listed too.
+        (KIN, [*people["kin"], *(f"{w}'s" for w in people["kin"] if w.isascii() and " " not in w)]),
         (COMPANION, people["companions"]),
         (PRONOUN, people["pronouns"]),
         (WRITER_META, au_table["writer_meta"]),

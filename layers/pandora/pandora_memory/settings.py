@@ -1,40 +1,57 @@
 """The functions' configuration, read once from the environment the template sets.
 
 Only names and tunables live here; feature flags live in SSM (see `pandora_memory.flags`) so they can
-change without a deploy.
+change without a deploy. A frozen dataclass read by `env_config`: the authorizer reads these settings
+and would otherwise import pydantic for them alone.
 """
 
 import os
 from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import cache
 
-from pydantic import BaseModel, ConfigDict, Field
+from pandora_memory.env_config import integer, number, text
 
 
-class Settings(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="ignore", populate_by_name=True)
-
-    candidates_table: str = Field(alias="CANDIDATES_TABLE", min_length=3)
-    memory_table: str = Field(alias="MEMORY_TABLE", min_length=3)
-    memory_bucket: str = Field(default="", alias="MEMORY_BUCKET")
-    flags_path: str = Field(alias="FLAGS_PATH", pattern=r"^/")
-    tokens_path: str = Field(default="", alias="TOKENS_PATH")
+@dataclass(frozen=True)
+class Settings:
+    candidates_table: str
+    memory_table: str
+    flags_path: str
+    memory_bucket: str = ""
+    tokens_path: str = ""
     # Review outcomes that tune the candidate policy (the turn only; other functions leave it unset).
-    feedback_table: str = Field(default="", alias="FEEDBACK_TABLE")
-    stage: str = Field(default="dev", alias="STAGE")
-    service_name: str = Field(default="pandora-memory", alias="POWERTOOLS_SERVICE_NAME")
-    metrics_namespace: str = Field(default="Pandora", alias="POWERTOOLS_METRICS_NAMESPACE")
+    feedback_table: str = ""
+    stage: str = "dev"
+    service_name: str = "pandora-memory"
+    metrics_namespace: str = "Pandora"
 
-    flags_max_age_seconds: int = Field(default=60, ge=0, le=3600, alias="PANDORA_FLAGS_MAX_AGE_SECONDS")
+    flags_max_age_seconds: int = 60
     # ~4 characters per token is the usual estimate for English text.
-    context_budget_tokens: int = Field(default=1500, ge=100, le=20000, alias="PANDORA_CONTEXT_BUDGET_TOKENS")
-    auto_capture_min_confidence: float = Field(
-        default=0.8, ge=0.5, le=1.0, alias="PANDORA_AUTO_CAPTURE_MIN_CONFIDENCE"
-    )
+    context_budget_tokens: int = 1500
+    auto_capture_min_confidence: float = 0.8
 
 
 def load_settings(environ: Mapping[str, str]) -> Settings:
-    return Settings.model_validate(dict(environ))
+    """The settings in `environ`; `env_config.ConfigurationError` (a ValueError) names a bad variable."""
+    return Settings(
+        candidates_table=text(environ, "CANDIDATES_TABLE", min_length=3),
+        memory_table=text(environ, "MEMORY_TABLE", min_length=3),
+        flags_path=text(environ, "FLAGS_PATH", prefix="/"),
+        memory_bucket=text(environ, "MEMORY_BUCKET", default=""),
+        tokens_path=text(environ, "TOKENS_PATH", default=""),
+        feedback_table=text(environ, "FEEDBACK_TABLE", default=""),
+        stage=text(environ, "STAGE", default="dev"),
+        service_name=text(environ, "POWERTOOLS_SERVICE_NAME", default="pandora-memory"),
+        metrics_namespace=text(environ, "POWERTOOLS_METRICS_NAMESPACE", default="Pandora"),
+        flags_max_age_seconds=integer(environ, "PANDORA_FLAGS_MAX_AGE_SECONDS", default=60, ge=0, le=3600),
+        context_budget_tokens=integer(
+            environ, "PANDORA_CONTEXT_BUDGET_TOKENS", default=1500, ge=100, le=20000
+        ),
+        auto_capture_min_confidence=number(
+            environ, "PANDORA_AUTO_CAPTURE_MIN_CONFIDENCE", default=0.8, ge=0.5, le=1.0
+        ),
+    )
 
 
 @cache

@@ -6,15 +6,14 @@ caller except as its SHA-256 digest, and is compared in constant time.
 
 import hashlib
 import hmac
+import json
 import re
 import secrets
 import string
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Annotated
-
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from typing import Any
 
 from pandora_memory.namespaces import Namespace, parse_namespace
 
@@ -30,37 +29,96 @@ _TOKEN_ID_ALPHABET = string.ascii_lowercase + string.digits
 _TOKEN_ID = re.compile(rf"[a-z0-9]{{{TOKEN_ID_LENGTH}}}")
 _SECRET = re.compile(rf"[A-Za-z0-9_-]{{{SECRET_LENGTH}}}")
 
-Sha256Hex = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
+_SHA256_HEX = re.compile(r"[0-9a-f]{64}")
+_REQUIRED_FIELDS = ("token_id", "sha256", "namespaces", "created_at")
 
 
 class MalformedTokenError(ValueError):
     """The text is not a Pandora bearer token. The message never repeats the text."""
 
 
-class TokenRecord(BaseModel):
+class InvalidTokenRecordError(ValueError):
+    """A token record (as stored in SSM) without the documented shape. The message names the field."""
+
+
+# A frozen dataclass checked on construction, not a pydantic model: the authorizer reads one record per
+# cold start and needs pydantic for nothing else.
+@dataclass(frozen=True)
+class TokenRecord:
     """What is stored for one token: its hash and its namespace scope, never the secret."""
 
-    model_config = ConfigDict(frozen=True)
-
-    token_id: str = Field(pattern=rf"^[a-z0-9]{{{TOKEN_ID_LENGTH}}}$")
-    sha256: Sha256Hex
-    namespaces: tuple[Namespace, ...] = Field(min_length=1)
+    token_id: str
+    sha256: str
+    namespaces: tuple[Namespace, ...]
     created_at: datetime
-    label: str = Field(default="", max_length=MAX_LABEL_LENGTH)
+    label: str = ""
 
-    @field_validator("namespaces", mode="before")
+    def __post_init__(self) -> None:
+        if not isinstance(self.token_id, str) or not _TOKEN_ID.fullmatch(self.token_id):
+            raise InvalidTokenRecordError(f"token_id must be {TOKEN_ID_LENGTH} lower-case letters or digits")
+        if not isinstance(self.sha256, str) or not _SHA256_HEX.fullmatch(self.sha256):
+            raise InvalidTokenRecordError("sha256 must be 64 lower-case hex digits")
+        object.__setattr__(self, "namespaces", _stored_scope(self.namespaces))
+        object.__setattr__(self, "created_at", _stored_time(self.created_at))
+        if not isinstance(self.label, str) or len(self.label) > MAX_LABEL_LENGTH:
+            raise InvalidTokenRecordError(f"label must be text of at most {MAX_LABEL_LENGTH} characters")
+
     @classmethod
-    def _canonical_scope(cls, value: object) -> tuple[Namespace, ...]:
-        if not isinstance(value, list | tuple | set | frozenset):
-            raise ValueError("namespaces must be a list")
-        return canonical_scope(parse_namespace(item) for item in value)
+    def from_document(cls, document: Mapping[str, Any]) -> "TokenRecord":
+        """A record from its JSON document (`stored_value` plus the token id); other keys are ignored.
+        Every field is checked by `__post_init__`, whatever type the document gave it."""
+        missing = [name for name in _REQUIRED_FIELDS if name not in document]
+        if missing:
+            raise InvalidTokenRecordError(f"missing {', '.join(missing)}")
+        return cls(
+            token_id=document["token_id"],
+            sha256=document["sha256"],
+            namespaces=document["namespaces"],
+            created_at=document["created_at"],
+            label=document.get("label", ""),
+        )
 
     def allows(self, namespace: Namespace) -> bool:
         return namespace in self.namespaces
 
     def stored_value(self) -> str:
         """The JSON kept in SSM: the token id is the parameter's name, so it is left out."""
-        return self.model_dump_json(exclude={"token_id"})
+        document = {
+            "sha256": self.sha256,
+            "namespaces": [namespace.value for namespace in self.namespaces],
+            "created_at": _iso_time(self.created_at),
+            "label": self.label,
+        }
+        return json.dumps(document, ensure_ascii=False, separators=(",", ":"))
+
+
+def _stored_scope(value: object) -> tuple[Namespace, ...]:
+    if not isinstance(value, list | tuple | set | frozenset):
+        raise InvalidTokenRecordError("namespaces must be a list")
+    try:
+        scope = canonical_scope(parse_namespace(item) for item in value)
+    except ValueError as unknown:
+        raise InvalidTokenRecordError(str(unknown)) from None
+    if not scope:
+        raise InvalidTokenRecordError("namespaces must name at least one namespace")
+    return scope
+
+
+def _stored_time(value: object) -> datetime:
+    if isinstance(value, datetime):
+        return value
+    if isinstance(value, str):
+        try:
+            return datetime.fromisoformat(value)
+        except ValueError:
+            pass
+    raise InvalidTokenRecordError("created_at must be an ISO 8601 date and time")
+
+
+def _iso_time(moment: datetime) -> str:
+    """ISO 8601 with "Z" for UTC, as the records written so far spell it."""
+    text = moment.isoformat()
+    return text[: -len("+00:00")] + "Z" if text.endswith("+00:00") else text
 
 
 def canonical_scope(namespaces: Iterable[Namespace]) -> tuple[Namespace, ...]:

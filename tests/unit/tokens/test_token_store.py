@@ -1,4 +1,5 @@
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import boto3
@@ -42,7 +43,7 @@ def test_put_never_overwrites(ssm: "SSMClient") -> None:
     record = mint_token([Namespace.AU]).record
     store.put(record)
     with pytest.raises(TokenAlreadyExistsError):
-        store.put(record.model_copy(update={"namespaces": (Namespace.REAL_LIFE,)}))
+        store.put(replace(record, namespaces=(Namespace.REAL_LIFE,)))
     assert store.get(record.token_id) == record
 
 

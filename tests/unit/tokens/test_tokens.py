@@ -1,4 +1,5 @@
 import hmac
+import json
 import re
 from datetime import UTC, datetime
 
@@ -6,6 +7,7 @@ import pytest
 from pandora_memory.namespaces import Namespace
 from pandora_memory.tokens import (
     AuthenticationError,
+    InvalidTokenRecordError,
     MalformedTokenError,
     TokenRecord,
     authenticate,
@@ -17,7 +19,6 @@ from pandora_memory.tokens import (
     scope_claim,
     verify_secret,
 )
-from pydantic import ValidationError
 
 TOKEN_SHAPE = re.compile(r"^pm_[a-z0-9]{12}_[A-Za-z0-9_-]{43}$")
 
@@ -30,7 +31,7 @@ def _record(**overrides: object) -> TokenRecord:
         "created_at": datetime(2025, 1, 2, tzinfo=UTC),
     }
     fields.update(overrides)
-    return TokenRecord.model_validate(fields)
+    return TokenRecord.from_document(fields)
 
 
 def test_minted_token_has_the_documented_shape_and_matches_its_record() -> None:
@@ -123,12 +124,12 @@ def test_scope_is_canonical_and_checked() -> None:
 
 @pytest.mark.parametrize("namespaces", [[], ["work"], "au"])
 def test_scope_must_name_known_namespaces(namespaces: object) -> None:
-    with pytest.raises(ValidationError):
+    with pytest.raises(InvalidTokenRecordError):
         _record(namespaces=namespaces)
 
 
 def test_record_rejects_a_hash_that_is_not_sha256_hex() -> None:
-    with pytest.raises(ValidationError):
+    with pytest.raises(InvalidTokenRecordError):
         _record(sha256="not-a-digest")
 
 
@@ -142,9 +143,7 @@ def test_claim_round_trip_grants_nothing_unknown() -> None:
 
 def test_stored_value_round_trips() -> None:
     record = mint_token([Namespace.AU, Namespace.REAL_LIFE], label="x").record
-    restored = TokenRecord.model_validate_json(
-        record.stored_value().replace("{", '{"token_id":"' + record.token_id + '",', 1)
-    )
+    restored = TokenRecord.from_document({**json.loads(record.stored_value()), "token_id": record.token_id})
     assert restored == record
 
 
@@ -164,3 +163,42 @@ def test_authenticate_reports_why_without_token_material() -> None:
     with pytest.raises(AuthenticationError) as missing:
         authenticate(None, records.get)
     assert missing.value.reason == "malformed" and missing.value.token_id is None
+
+
+# As the pydantic model wrote it: records already in SSM must keep parsing, new ones keep this shape.
+STORED = (
+    '{"sha256":"' + hash_secret("s" * 43) + '","namespaces":["real_life","au"],'
+    '"created_at":"2025-01-02T03:04:05.000120Z","label":"téléphone \\"perso\\""}'
+)
+
+
+def test_stored_value_keeps_the_shape_records_were_written_in() -> None:
+    record = TokenRecord.from_document({**json.loads(STORED), "token_id": "abcdefghij12"})
+    assert record.namespaces == (Namespace.REAL_LIFE, Namespace.AU)
+    assert record.created_at == datetime(2025, 1, 2, 3, 4, 5, 120, tzinfo=UTC)
+    assert record.label == 'téléphone "perso"'
+    assert record.stored_value() == STORED
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"token_id": "ABCDEFGHIJ12"},
+        {"token_id": "abcdefghij1"},
+        {"sha256": hash_secret("s").upper()},
+        {"created_at": "yesterday"},
+        {"created_at": 1735787045},
+        {"label": "x" * 201},
+        {"label": None},
+    ],
+)
+def test_record_rejects_fields_out_of_shape(change: dict[str, object]) -> None:
+    with pytest.raises(InvalidTokenRecordError):
+        _record(**change)
+
+
+def test_record_needs_every_stored_field() -> None:
+    document = json.loads(STORED)
+    del document["created_at"]
+    with pytest.raises(InvalidTokenRecordError, match="created_at"):
+        TokenRecord.from_document({**document, "token_id": "abcdefghij12"})

@@ -1,6 +1,6 @@
 import pytest
+from pandora_memory.env_config import ConfigurationError
 from pandora_memory.settings import load_settings
-from pydantic import ValidationError
 
 ENV = {
     "CANDIDATES_TABLE": "stack-memory-capture-candidates",
@@ -35,8 +35,11 @@ def test_tunables_come_from_the_environment() -> None:
         {"FLAGS_PATH": "pandora/dev/flags"},
         {"PANDORA_AUTO_CAPTURE_MIN_CONFIDENCE": "0.1"},
         {"PANDORA_CONTEXT_BUDGET_TOKENS": "lots"},
+        {"PANDORA_FLAGS_MAX_AGE_SECONDS": "-1"},
+        {"CANDIDATES_TABLE": None},
     ],
 )
-def test_bad_configuration_fails_at_start(change: dict[str, str]) -> None:
-    with pytest.raises(ValidationError):
-        load_settings({**ENV, **change})
+def test_bad_configuration_fails_at_start(change: dict[str, str | None]) -> None:
+    environ = {name: value for name, value in {**ENV, **change}.items() if value is not None}
+    with pytest.raises(ConfigurationError, match=next(iter(change))):
+        load_settings(environ)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from pandora_memory.ingest.records import chunk_key, revision_key
 from pandora_memory.markdown.chunking import Chunk
 from pandora_memory.namespaces import Namespace
-from pandora_memory.storage.records import to_item
+from pandora_memory.storage.items import to_item
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient

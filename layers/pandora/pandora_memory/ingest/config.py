@@ -1,31 +1,49 @@
-"""The ingest function's configuration, read from the environment the template sets."""
+"""The ingest function's configuration, read from the environment the template sets.
+
+A frozen dataclass read by `env_config`, not a pydantic model: nothing else on the ingest path needs
+pydantic, so its cold start does not import it.
+"""
 
 import os
 from collections.abc import Mapping
+from dataclasses import dataclass
 
-from pydantic import BaseModel, ConfigDict, Field
+from pandora_memory.env_config import integer, text
 
 DEFAULT_MAX_MARKDOWN_BYTES = 2 * 1024 * 1024
 
 
-class IngestSettings(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="ignore", populate_by_name=True)
-
-    documents_table: str = Field(alias="DOCUMENTS_TABLE", min_length=3)
-    revisions_table: str = Field(alias="REVISIONS_TABLE", min_length=3)
-    chunks_table: str = Field(alias="CHUNKS_TABLE", min_length=3)
-    projections_table: str = Field(alias="PROJECTIONS_TABLE", min_length=3)
-    memory_bucket: str = Field(alias="MEMORY_BUCKET", min_length=3)
-    max_markdown_bytes: int = Field(
-        default=DEFAULT_MAX_MARKDOWN_BYTES, ge=1, le=50 * 1024 * 1024, alias="MAX_MARKDOWN_BYTES"
-    )
+@dataclass(frozen=True)
+class IngestSettings:
+    documents_table: str
+    revisions_table: str
+    chunks_table: str
+    projections_table: str
+    memory_bucket: str
+    max_markdown_bytes: int = DEFAULT_MAX_MARKDOWN_BYTES
     # S3 has no rename: a delete and a create of the same content this close together count as one.
-    rename_window_seconds: int = Field(default=3600, ge=0, le=7 * 24 * 3600, alias="RENAME_WINDOW_SECONDS")
+    rename_window_seconds: int = 3600
     # One try plus the two asynchronous retries the template configures; then the event goes to the DLQ.
-    max_projection_attempts: int = Field(default=3, ge=1, le=20, alias="MAX_PROJECTION_ATTEMPTS")
-    service_name: str = Field(default="pandora-memory", alias="POWERTOOLS_SERVICE_NAME")
-    metrics_namespace: str = Field(default="Pandora", alias="POWERTOOLS_METRICS_NAMESPACE")
+    max_projection_attempts: int = 3
+    service_name: str = "pandora-memory"
+    metrics_namespace: str = "Pandora"
 
 
 def load_ingest_settings(environ: Mapping[str, str] | None = None) -> IngestSettings:
-    return IngestSettings.model_validate(dict(os.environ if environ is None else environ))
+    """The settings in `environ` (the process's by default); `env_config.ConfigurationError` names a bad
+    variable."""
+    env = os.environ if environ is None else environ
+    return IngestSettings(
+        documents_table=text(env, "DOCUMENTS_TABLE", min_length=3),
+        revisions_table=text(env, "REVISIONS_TABLE", min_length=3),
+        chunks_table=text(env, "CHUNKS_TABLE", min_length=3),
+        projections_table=text(env, "PROJECTIONS_TABLE", min_length=3),
+        memory_bucket=text(env, "MEMORY_BUCKET", min_length=3),
+        max_markdown_bytes=integer(
+            env, "MAX_MARKDOWN_BYTES", default=DEFAULT_MAX_MARKDOWN_BYTES, ge=1, le=50 * 1024 * 1024
+        ),
+        rename_window_seconds=integer(env, "RENAME_WINDOW_SECONDS", default=3600, ge=0, le=7 * 24 * 3600),
+        max_projection_attempts=integer(env, "MAX_PROJECTION_ATTEMPTS", default=3, ge=1, le=20),
+        service_name=text(env, "POWERTOOLS_SERVICE_NAME", default="pandora-memory"),
+        metrics_namespace=text(env, "POWERTOOLS_METRICS_NAMESPACE", default="Pandora"),
+    )

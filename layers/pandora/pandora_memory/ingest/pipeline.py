@@ -42,7 +42,7 @@ from pandora_memory.ingest.steps import Attempt, Step
 from pandora_memory.ingest.uploads import NotReadable, UploadStore
 from pandora_memory.markdown.chunking import CHUNKER_NAME, CHUNKER_VERSION, ChunkerConfig, chunk_markdown
 from pandora_memory.secrets.findings import Redaction
-from pandora_memory.storage.records import utc_timestamp
+from pandora_memory.storage.items import utc_timestamp
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb.type_defs import TransactWriteItemTypeDef

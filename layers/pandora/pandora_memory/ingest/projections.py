@@ -36,7 +36,7 @@ from pandora_memory.search.manifest import Manifest, ShardRef, decode_manifest, 
 from pandora_memory.search.segment import MalformedSnapshotError, Segment, empty_segment
 from pandora_memory.search.shards import ROOT, Shard
 from pandora_memory.search.snapshot import decode_shard, encode_snapshot
-from pandora_memory.storage.records import from_item
+from pandora_memory.storage.items import from_item
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient

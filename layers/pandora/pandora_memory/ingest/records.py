@@ -6,7 +6,7 @@ from enum import StrEnum
 from typing import Any
 
 from pandora_memory.ingest.ordering import ACTIVE
-from pandora_memory.storage.records import from_item
+from pandora_memory.storage.items import from_item
 
 
 class ProjectionStatus(StrEnum):

@@ -15,7 +15,7 @@ from pandora_memory.ingest.outcomes import ChangeKind
 from pandora_memory.ingest.records import RevisionRecord
 from pandora_memory.ingest.s3_keys import revision_snapshot_key
 from pandora_memory.namespaces import Namespace
-from pandora_memory.storage.records import to_item
+from pandora_memory.storage.items import to_item
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient

@@ -11,11 +11,8 @@ import math
 import re
 from dataclasses import dataclass
 
-# Hangul jamo and syllables, kana, CJK ideographs and compatibility forms.
-CJK_RANGES = (
-    "\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff"
-    "\ua960-\ua97f\uac00-\ud7af\ud7b0-\ud7ff\uf900-\ufaff"
-)
+from pandora_memory.markdown.cjk import CJK_RANGES
+
 _CJK_CHAR = re.compile(f"[{CJK_RANGES}]")
 _WORD = re.compile(f"[^\\W{CJK_RANGES}]+")
 _WORD_CHAR = re.compile(f"[^\\W{CJK_RANGES}]")

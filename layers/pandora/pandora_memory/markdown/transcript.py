@@ -12,8 +12,11 @@ sections, each with a heading path that says nothing.
 import re
 from dataclasses import dataclass
 from enum import Enum
+from typing import TYPE_CHECKING
 
-from pandora_memory.markdown.structure import Structure
+if TYPE_CHECKING:
+    # Only chunking parses Markdown; search reads the labels and speakers here without markdown-it.
+    from pandora_memory.markdown.structure import Structure
 
 _USER_LABELS = frozenset({"user", "you", "me", "human"})
 _ASSISTANT_LABELS = frozenset({"assistant", "chatgpt", "ai", "bot"})
@@ -54,13 +57,13 @@ def role_of_title(title: str) -> Speaker | None:
     return speaker_of(match.group("label")) if match else None
 
 
-def _label_at(structure: Structure, line: int) -> Speaker | None:
+def _label_at(structure: "Structure", line: int) -> Speaker | None:
     start, end = structure.offset(line), structure.offset(line + 1)
     match = _LINE_LABEL.match(structure.text, start, end)
     return speaker_of(match.group("label")) if match else None
 
 
-def find_turns(structure: Structure) -> tuple[Turn, ...]:
+def find_turns(structure: "Structure") -> tuple[Turn, ...]:
     """Every turn of a chat log, in order; empty when the text is not a chat log."""
     heading_lines = {heading.line: heading for heading in structure.headings}
     found: dict[int, Speaker] = {}

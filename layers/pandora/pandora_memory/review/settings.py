@@ -1,25 +1,36 @@
-"""The review function's configuration: the table names the template gives every function."""
+"""The review function's configuration: the table names the template gives every function.
+
+A frozen dataclass read by `env_config`, like the other settings: no pydantic model to build at start.
+"""
 
 import os
 from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import cache
 
-from pydantic import BaseModel, ConfigDict, Field
+from pandora_memory.env_config import text
 
 
-class ReviewSettings(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="ignore", populate_by_name=True)
-
-    candidates_table: str = Field(alias="CANDIDATES_TABLE", min_length=3)
-    memory_table: str = Field(alias="MEMORY_TABLE", min_length=3)
-    feedback_table: str = Field(alias="FEEDBACK_TABLE", min_length=3)
-    projections_table: str = Field(alias="PROJECTIONS_TABLE", min_length=3)
-    metrics_namespace: str = Field(default="Pandora", alias="POWERTOOLS_METRICS_NAMESPACE")
-    service_name: str = Field(default="pandora-memory", alias="POWERTOOLS_SERVICE_NAME")
+@dataclass(frozen=True)
+class ReviewSettings:
+    candidates_table: str
+    memory_table: str
+    feedback_table: str
+    projections_table: str
+    metrics_namespace: str = "Pandora"
+    service_name: str = "pandora-memory"
 
 
 def load_review_settings(environ: Mapping[str, str]) -> ReviewSettings:
-    return ReviewSettings.model_validate(dict(environ))
+    """The settings in `environ`; `env_config.ConfigurationError` names a bad variable."""
+    return ReviewSettings(
+        candidates_table=text(environ, "CANDIDATES_TABLE", min_length=3),
+        memory_table=text(environ, "MEMORY_TABLE", min_length=3),
+        feedback_table=text(environ, "FEEDBACK_TABLE", min_length=3),
+        projections_table=text(environ, "PROJECTIONS_TABLE", min_length=3),
+        metrics_namespace=text(environ, "POWERTOOLS_METRICS_NAMESPACE", default="Pandora"),
+        service_name=text(environ, "POWERTOOLS_SERVICE_NAME", default="pandora-memory"),
+    )
 
 
 @cache

@@ -1,26 +1,39 @@
-"""The search reader's configuration, read from the environment the template gives every function."""
+"""The search reader's configuration, read from the environment the template gives every function.
+
+A frozen dataclass read by `env_config`, like the other settings: no pydantic model to build at start.
+"""
 
 import os
 from collections.abc import Mapping
+from dataclasses import dataclass
 
-from pydantic import BaseModel, ConfigDict, Field
+from pandora_memory.env_config import integer, text
 
 
-class SearchSettings(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="ignore", populate_by_name=True)
-
-    projections_table: str = Field(alias="PROJECTIONS_TABLE", min_length=3)
-    revisions_table: str = Field(alias="REVISIONS_TABLE", min_length=3)
-    memory_table: str = Field(alias="MEMORY_TABLE", min_length=3)
-    memory_bucket: str = Field(alias="MEMORY_BUCKET", min_length=3)
+@dataclass(frozen=True)
+class SearchSettings:
+    projections_table: str
+    revisions_table: str
+    memory_table: str
+    memory_bucket: str
     # One Query page of the newest approved memories joins the chunks in the index.
-    memory_limit: int = Field(default=200, ge=1, le=1000, alias="PANDORA_SEARCH_MEMORY_LIMIT")
+    memory_limit: int = 200
     # A writer that forgets to bump memory_generation is still seen after this long; 0 trusts the
     # generation alone (the warm path then never re-reads memories on its own).
-    memory_max_age_seconds: int = Field(
-        default=300, ge=0, le=24 * 3600, alias="PANDORA_SEARCH_MEMORY_MAX_AGE_SECONDS"
-    )
+    memory_max_age_seconds: int = 300
 
 
 def load_search_settings(environ: Mapping[str, str] | None = None) -> SearchSettings:
-    return SearchSettings.model_validate(dict(os.environ if environ is None else environ))
+    """The settings in `environ` (the process's by default); `env_config.ConfigurationError` names a bad
+    variable."""
+    env = os.environ if environ is None else environ
+    return SearchSettings(
+        projections_table=text(env, "PROJECTIONS_TABLE", min_length=3),
+        revisions_table=text(env, "REVISIONS_TABLE", min_length=3),
+        memory_table=text(env, "MEMORY_TABLE", min_length=3),
+        memory_bucket=text(env, "MEMORY_BUCKET", min_length=3),
+        memory_limit=integer(env, "PANDORA_SEARCH_MEMORY_LIMIT", default=200, ge=1, le=1000),
+        memory_max_age_seconds=integer(
+            env, "PANDORA_SEARCH_MEMORY_MAX_AGE_SECONDS", default=300, ge=0, le=24 * 3600
+        ),
+    )

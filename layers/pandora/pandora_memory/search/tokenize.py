@@ -13,7 +13,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 
-from pandora_memory.markdown.token_estimate import CJK_RANGES
+from pandora_memory.markdown.cjk import CJK_RANGES
 from pandora_memory.search.stemming import stem
 from pandora_memory.search.stopwords import ENGLISH_STOP_WORDS, KOREAN_PARTICLES, KOREAN_STOP_WORDS
 

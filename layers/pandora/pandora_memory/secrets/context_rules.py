@@ -18,6 +18,7 @@ import re
 
 from pandora_memory.secrets.findings import Candidate, Coverage
 from pandora_memory.secrets.heads import WEAK, Head
+from pandora_memory.secrets.lazy_pattern import LazyPattern
 from pandora_memory.secrets.lexicon import (
     ENGLISH_HEADS,
     NON_SECRET_SUFFIXES,
@@ -48,10 +49,10 @@ _PROSE_VALUE = rf"(?P<value>{_QUOTED}|(?:[^\s\"'`<>，。、,;&{_CJK}]|{_FIELD_E
 _ASSIGNED_VALUE = rf"(?P<value>{_QUOTED}|(?:[^\s\"'`<>,;&]|{_FIELD_END}){{1,256}})"
 
 # define('DB_PASSWORD', 'x'), setenv("API_TOKEN", "x"): a quoted name, a comma, a quoted value.
-_QUOTED_PAIR = re.compile(r"(?P<rest>[\w.\-]{0,40}?)[\"'][ \t]*,[ \t]*(?P<value>" + _QUOTED + ")")
+_QUOTED_PAIR = LazyPattern(r"(?P<rest>[\w.\-]{0,40}?)[\"'][ \t]*,[ \t]*(?P<value>" + _QUOTED + ")")
 # Values given in groups of four (app passwords "abcd efgh ijkl mnop", codes "1234-5678-9012").
 _MORE_GROUPS = re.compile(r"(?:[ \-][A-Za-z0-9]{4}){1,7}(?![\w\-])")
-_ASSIGNMENT = re.compile(
+_ASSIGNMENT = LazyPattern(
     r"(?P<rest>[\w.\-]{0,40}?)[\"'\])]{0,2}[ \t]*(?::=|=>|->|==|=|:|：)[ \t]*" + _ASSIGNED_VALUE
 )
 _PREPOSITIONS = (
@@ -83,34 +84,34 @@ def _connector(copulas: str) -> str:
 
 
 _CONNECTOR = _connector(_COPULA_WORDS)
-_STATEMENT = re.compile(_CONNECTOR + _PROSE_VALUE, re.IGNORECASE)
-_OTHER_LANGUAGE_STATEMENT = re.compile(
+_STATEMENT = LazyPattern(_CONNECTOR + _PROSE_VALUE, re.IGNORECASE)
+_OTHER_LANGUAGE_STATEMENT = LazyPattern(
     _connector(_COPULA_WORDS + "|" + _OTHER_LANGUAGE_COPULA_WORDS) + _PROSE_VALUE, re.IGNORECASE
 )
 # "код от домофона 1234", "the code for the alarm 4471": a value closing the clause right after
 # what the credential opens, without a copula (judged as a bare value).
-_PREPOSITION_VALUE = re.compile(
+_PREPOSITION_VALUE = LazyPattern(
     _PREPOSITION_PHRASE + r"[ \t]+" + _PROSE_VALUE + r"(?=[ \t]*(?:$|[\r\n.,;!?)]))", re.IGNORECASE
 )
 # A user and a password given as a pair: "login is admin / Velvet88", "creds: ops / Fj3kq8Lm".
-_PAIR = re.compile(
+_PAIR = LazyPattern(
     r"(?:" + _CONNECTOR + r"|[ \t]+)(?P<user>[^\s/:|,;]{1,64})[ \t]*[/:|][ \t]*" + _PROSE_VALUE,
     re.IGNORECASE,
 )
-_POSSESSIVE = re.compile(r"['’]s[ \t]+" + _PROSE_VALUE)
-_CHANGED_TO = re.compile(r"[ \t]+(?:to|into|as)[ \t]+" + _PROSE_VALUE, re.IGNORECASE)
-_CJK_PARTICLE = re.compile(
+_POSSESSIVE = LazyPattern(r"['’]s[ \t]+" + _PROSE_VALUE)
+_CHANGED_TO = LazyPattern(r"[ \t]+(?:to|into|as)[ \t]+" + _PROSE_VALUE, re.IGNORECASE)
+_CJK_PARTICLE = LazyPattern(
     r"[ \t]*(?P<particle>는요|은요|는|은|이|가|は|が|是|为|為|:|：|=)?[ \t]*" + _PROSE_VALUE
 )
-_BARE = re.compile(r"[ \t]+" + _PROSE_VALUE)
+_BARE = LazyPattern(r"[ \t]+" + _PROSE_VALUE)
 # "my password:\nhunter2" / "token:\n```\nabc...\n```": the value alone on the next line.
-_NEXT_LINE = re.compile(
+_NEXT_LINE = LazyPattern(
     r"[ \t]*[:=：][ \t]*\r?\n(?:[ \t]*```[\w-]*\r?\n)?[ \t]*(?P<value>\S{4,256})[ \t]*(?:\r?\n|$)"
 )
 _CJK_CHAR = re.compile(f"[{_CJK}]")
 _ELIDED_PREPOSITIONS = ("d'", "d’", "dell'", "dell’", "dall'", "dall’", "dello'")
 # A user name before a password label: "user bob pass", "login: jdoe, pw", "email a@b.c pass".
-_USER_BEFORE = re.compile(
+_USER_BEFORE = LazyPattern(
     r"(?i:\b(?:" + "|".join(sorted(USER_LABELS, key=len, reverse=True)) + r"))[ \t]*[:=]?[ \t]*"
     r"[^\s:=]{1,64}[ \t]*[,;/|]?[ \t]*(?:and[ \t]+)?$"
 )
@@ -332,7 +333,7 @@ def _after_user_label(text: str, head: Head) -> bool:
     return _USER_BEFORE.search(text, max(0, head.start - 80), head.start) is not None
 
 
-def _statement_pattern(head: Head) -> re.Pattern[str]:
+def _statement_pattern(head: Head) -> LazyPattern:
     return _STATEMENT if head.word in ENGLISH_HEADS else _OTHER_LANGUAGE_STATEMENT
 
 

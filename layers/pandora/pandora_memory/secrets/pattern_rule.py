@@ -3,9 +3,9 @@
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import cache
 
 from pandora_memory.secrets.findings import Candidate
+from pandora_memory.secrets.lazy_pattern import compiled
 from pandora_memory.secrets.trie import trie_pattern
 
 Validator = Callable[[str], bool]
@@ -19,18 +19,23 @@ class PatternRule:
 
     A pattern that opens with a lookbehind (``(?<![A-Za-z0-9_-])ghp_...``) is tried at every
     position of the text; without it, the regex engine skips ahead to the opening literal or
-    character set, several times faster. `unanchored` is the pattern without that lookbehind
-    (compiled on first use: most rules never run in a process): it finds where the next match
-    may start, and `pattern` itself decides there."""
+    character set, several times faster. `unanchored` is the pattern without that lookbehind: it
+    finds where the next match may start, and `pattern` itself decides there. Both are compiled on
+    first use (`source`, `flags`): most rules never run in a process."""
 
     name: str
     kind: str
-    pattern: re.Pattern[str]
+    source: str
     needles: tuple[str, ...]
     priority: int
     lowercase_needles: bool = False
     validate: Validator | None = None
     unanchored: str | None = None
+    flags: int = 0
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        return compiled(self.source, self.flags)
 
     def _matches(self, text: str) -> Iterator[re.Match[str]]:
         """Exactly `pattern.finditer(text)`. Before the first place `unanchored` matches, `pattern`
@@ -39,7 +44,7 @@ class PatternRule:
         if self.unanchored is None:
             yield from self.pattern.finditer(text)
             return
-        search = _compiled(self.unanchored, self.pattern.flags).search
+        search = compiled(self.unanchored, self.flags).search
         position = 0
         while (candidate := search(text, position)) is not None:
             start = candidate.start()
@@ -61,11 +66,6 @@ class PatternRule:
             yield Candidate(self.kind, start, end, self.name, self.priority)
 
 
-@cache
-def _compiled(source: str, flags: int) -> re.Pattern[str]:
-    return re.compile(source, flags)
-
-
 def rule(
     name: str,
     kind: str,
@@ -83,12 +83,13 @@ def rule(
     return PatternRule(
         name=name,
         kind=kind,
-        pattern=re.compile(pattern if not_after is None else f"(?<!{not_after}){pattern}", flags),
+        source=pattern if not_after is None else f"(?<!{not_after}){pattern}",
         needles=needles,
         priority=priority,
         lowercase_needles=lowercase_needles,
         validate=validate,
         unanchored=pattern if not_after is not None else None,
+        flags=flags,
     )
 
 

@@ -4,36 +4,18 @@ Both tables key on (namespace, content_hash). Summaries and reasons are stored r
 writer redacts before it builds a record, and nothing else of the turn is kept.
 """
 
-from datetime import UTC, datetime
-from decimal import Decimal
 from enum import StrEnum
-from functools import cache
-from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from pandora_memory.namespaces import Namespace
 from pandora_memory.policy.models import MemoryType, Sensitivity
 
-if TYPE_CHECKING:
-    from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
-
-Item = dict[str, Any]
-
-
-# boto3 loads on the first conversion, not on import: the CLI's `--help` reads these enums only.
-@cache
-def _serializer() -> "TypeSerializer":
-    from boto3.dynamodb.types import TypeSerializer
-
-    return TypeSerializer()
-
-
-@cache
-def _deserializer() -> "TypeDeserializer":
-    from boto3.dynamodb.types import TypeDeserializer
-
-    return TypeDeserializer()
+# Re-exported: the conversions lived here before items.py, and the record models use them.
+from pandora_memory.storage.items import Item as Item
+from pandora_memory.storage.items import from_item as from_item
+from pandora_memory.storage.items import to_item as to_item
+from pandora_memory.storage.items import utc_timestamp as utc_timestamp
 
 
 class InboxStatus(StrEnum):
@@ -49,28 +31,6 @@ class InboxStatus(StrEnum):
 class MemoryStatus(StrEnum):
     APPROVED = "approved"
     AUTO_CAPTURED = "auto_captured"
-
-
-def utc_timestamp(now: datetime | None = None) -> str:
-    """ISO-8601 UTC with microseconds: sorts lexically in time order (the GSI sort keys)."""
-    moment = (now or datetime.now(UTC)).astimezone(UTC)
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-
-
-def to_item(values: dict[str, Any]) -> Item:
-    """Plain values to DynamoDB attribute values; floats become Decimals as DynamoDB requires."""
-    cleaned = {
-        key: Decimal(str(value)) if isinstance(value, float) else value
-        for key, value in values.items()
-        if value is not None
-    }
-    serializer = _serializer()
-    return {key: serializer.serialize(value) for key, value in cleaned.items()}
-
-
-def from_item(item: Item) -> dict[str, Any]:
-    deserializer = _deserializer()
-    return {key: deserializer.deserialize(value) for key, value in item.items()}
 
 
 class _Record(BaseModel):

@@ -94,4 +94,4 @@ class TokenStore:
         document = json.loads(stored_value)
         if not isinstance(document, dict):
             raise TypeError(f"token parameter {token_id} is not a JSON object")
-        return TokenRecord.model_validate({**document, "token_id": token_id})
+        return TokenRecord.from_document({**document, "token_id": token_id})

@@ -1,0 +1,51 @@
+"""Typed, checked reads of a function's environment: a bad value fails at start, naming the variable.
+
+Plain functions rather than a pydantic model, so a function that needs pydantic for nothing else (the
+token authorizer) does not import it on every cold start for its settings alone.
+"""
+
+from collections.abc import Mapping
+
+
+class ConfigurationError(ValueError):
+    """An environment variable is missing or out of its range."""
+
+
+def text(
+    environ: Mapping[str, str],
+    name: str,
+    *,
+    default: str | None = None,
+    min_length: int = 0,
+    prefix: str = "",
+) -> str:
+    value = environ.get(name, default)
+    if value is None:
+        raise ConfigurationError(f"{name} is not set")
+    if len(value) < min_length:
+        raise ConfigurationError(f"{name} must have at least {min_length} characters")
+    if not value.startswith(prefix):
+        raise ConfigurationError(f"{name} must start with {prefix!r}")
+    return value
+
+
+def integer(environ: Mapping[str, str], name: str, *, default: int, ge: int, le: int) -> int:
+    raw = environ.get(name)
+    try:
+        value = default if raw is None else int(raw)
+    except ValueError:
+        raise ConfigurationError(f"{name} must be a whole number") from None
+    if not ge <= value <= le:
+        raise ConfigurationError(f"{name} must be between {ge} and {le}")
+    return value
+
+
+def number(environ: Mapping[str, str], name: str, *, default: float, ge: float, le: float) -> float:
+    raw = environ.get(name)
+    try:
+        value = default if raw is None else float(raw)
+    except ValueError:
+        raise ConfigurationError(f"{name} must be a number") from None
+    if not ge <= value <= le:  # also refuses nan
+        raise ConfigurationError(f"{name} must be between {ge} and {le}")
+    return value

@@ -10,8 +10,11 @@ from typing import Any
 import boto3
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.metrics import MetricUnit, single_metric
+from aws_lambda_powertools.utilities.data_classes.api_gateway_authorizer_event import (
+    APIGatewayAuthorizerResponse,
+    APIGatewayAuthorizerTokenEvent,
+)
 from aws_lambda_powertools.utilities.typing import LambdaContext
-from pandora_memory.authorizer_policy import allow_stage_policy
 from pandora_memory.settings import get_settings
 from pandora_memory.storage.token_store import TokenStore
 from pandora_memory.tokens import AuthenticationError, TokenRecord, authenticate, scope_claim
@@ -40,8 +43,13 @@ def _count(outcome: str) -> None:
 
 
 def _allow_policy(method_arn: str, record: TokenRecord) -> dict[str, Any]:
-    context = {"token_id": record.token_id, "namespaces": scope_claim(record)}
-    return allow_stage_policy(method_arn, principal_id=record.token_id, context=context)
+    policy = APIGatewayAuthorizerResponse.from_route_arn(
+        method_arn,
+        principal_id=record.token_id,
+        context={"token_id": record.token_id, "namespaces": scope_claim(record)},
+    )
+    policy.allow_all_routes()
+    return policy.asdict()
 
 
 # log_event stays False whatever the environment says, and the trace holds neither reply nor error:
@@ -49,8 +57,9 @@ def _allow_policy(method_arn: str, record: TokenRecord) -> dict[str, Any]:
 @logger.inject_lambda_context(log_event=False)
 @tracer.capture_lambda_handler(capture_response=False, capture_error=False)
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    request = APIGatewayAuthorizerTokenEvent(event)
     try:
-        record = authenticate(event.get("authorizationToken"), token_store().get)
+        record = authenticate(request.get("authorizationToken"), token_store().get)
     except AuthenticationError as refused:
         logger.info(
             "bearer token refused",
@@ -60,4 +69,4 @@ def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, A
         raise Exception(UNAUTHORIZED) from None
     logger.info("bearer token accepted", extra={"outcome": ALLOW, "token_id": record.token_id})
     _count(ALLOW)
-    return _allow_policy(event["methodArn"], record)
+    return _allow_policy(request.method_arn, record)

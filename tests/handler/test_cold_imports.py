@@ -46,12 +46,11 @@ def _packages(modules: set[str], *names: str) -> set[str]:
     return {module for module in modules if module.split(".")[0] in names}
 
 
-def test_the_authorizer_loads_no_pydantic_no_markdown_and_no_event_data_classes() -> None:
+def test_the_authorizer_loads_no_pydantic_and_no_markdown() -> None:
     loaded = loaded_modules("token_authorizer")
 
     assert "pandora_memory.tokens" in loaded and "pandora_memory.settings" in loaded
     assert _packages(loaded, "pydantic", "pydantic_core", "markdown_it") == set()
-    assert "aws_lambda_powertools.utilities.data_classes" not in loaded
 
 
 def test_the_ingest_loads_no_pydantic() -> None:

@@ -75,6 +75,7 @@ COMMAND_LINES = [
     ("카드 비밀번호 6027 자꾸 까먹어서 적어둠", "6027"),
     ("router admin password 55120947 just so I have it somewhere", "55120947"),
     ("the studio wifi is Kx7-pine-42 if you need it for the setup guide", "Kx7-pine-42"),
+    ("le code de mon téléphone c'est 482913", "482913"),
 ]
 
 SEED_PHRASES = [
@@ -108,6 +109,7 @@ def test_seed_phrase_is_redacted_whole(text: str) -> None:
 
 
 HARD_NEGATIVES = [
+    "error code 482913 keeps popping up on my phone",
     "the wifi is down again, third time today",
     "password 2025 rotation is on the ops calendar",
     "guest wifi network name is CasaVerde_Guest_5G, the password is on the router sticker",

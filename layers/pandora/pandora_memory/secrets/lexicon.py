@@ -111,6 +111,8 @@ CODE_QUALIFIERS: frozenset[str] = _words(
     verificação verificacion verificación vérification verifica desbloqueio desbloqueo
     déverrouillage armario armário taquilla casier spind lucchetto cajero portone portoncino
     citofono interfone interfono intercom porteiro portier
+    phone iphone ipad mobile cell cellphone laptop computer tablet screen lockscreen sim card debit
+    téléphone telephone telefone teléfono telefono móvil movil celular portable handy ordinateur
     """
 )
 

@@ -195,3 +195,17 @@ def test_a_korean_name_with_its_particle_is_a_person() -> None:
 
     assert decision.memory_type is MemoryType.RELATIONSHIP_LOOP, decision.reason
     assert "named person" in decision.reason
+
+
+def test_what_a_retraction_is_about_is_not_a_new_statement() -> None:
+    assert not _decide("ignore what I said about moving the blog to ghost").should_create_candidate
+    kept = _decide("ignore what I said about the plan, we're going with Postgres")
+    assert kept.memory_type is MemoryType.PROJECT_DECISION, kept.reason
+
+
+def test_a_turn_about_the_writing_keeps_its_type_in_the_fiction() -> None:
+    rule = _decide("Mira's chapters should always open on a line of dialogue, that's my rule for her", "au")
+    stuck = _decide("chapter 9 is stalled until I work out how Wren crosses the salt flats", "au")
+
+    assert rule.memory_type is MemoryType.PREFERENCE, rule.reason
+    assert stuck.memory_type is MemoryType.BLOCKER, stuck.reason

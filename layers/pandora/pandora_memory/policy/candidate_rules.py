@@ -190,6 +190,7 @@ class CandidateRules:
     confirmation_bonus: float
     acceptance_max_tokens: int
     retraction_final: frozenset[str]
+    retracted_topic_words: frozenset[str]
     max_classified_chars: int
     summary_max_chars: int
     au_fold_factor: float
@@ -398,6 +399,7 @@ def candidate_rules() -> CandidateRules:
         confirmation_bonus=float(table["confirmation_bonus"]),
         acceptance_max_tokens=int(table["acceptance_max_tokens"]),
         retraction_final=frozenset(durability["retraction_final"]),
+        retracted_topic_words=frozenset(durability["retracted_topic_words"]),
         max_classified_chars=int(table["max_classified_chars"]),
         summary_max_chars=int(table["summary_max_chars"]),
         au_fold_factor=float(table["au_fold_factor"]),

@@ -65,6 +65,10 @@ def _after_retraction(clauses: Sequence[Clause], rules: CandidateRules) -> tuple
             continue
         last = max(taking_back, key=lambda hit: hit.token_end)
         tail = _text_after_token(clause.text, last.token_end, rules.statement.intensifiers).lstrip(" ,.:;!-")
+        if tail.split(" ", 1)[0].lower() in rules.retracted_topic_words:
+            # "ignore what I said about the price, it's 29/month now": up to the comma names what was
+            # taken back; only what comes after it is new.
+            tail = tail.partition(", ")[2]
         kept = _without_reasons([read_clause(tail, rules)] if tail else [])
         if last.cue.family == CORRECTION and any(c.mood in DURABLE_MOODS for c in kept):
             return [*clauses[: index + 1], *_without_reasons(clauses[index + 1 :])], True

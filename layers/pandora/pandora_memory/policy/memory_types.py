@@ -192,8 +192,9 @@ def score(
             raw = 0.0
         writing = meta and memory_type in rules.au.writing_types
         if namespace is Namespace.AU and memory_type in rules.real_life_only_types and not writing:
-            folded += raw * rules.au_fold_factor
-            folded_cues.extend(type_cues if raw and type_cues else [])
+            if not meta:  # a turn about the writing says nothing of the fiction through these cues
+                folded += raw * rules.au_fold_factor
+                folded_cues.extend(type_cues if raw and type_cues else [])
             continue
         if namespace is Namespace.REAL_LIFE and memory_type is MemoryType.AU_CANON:
             continue

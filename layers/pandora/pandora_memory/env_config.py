@@ -4,7 +4,10 @@ Plain functions rather than a pydantic model, so a function that needs pydantic 
 token authorizer) does not import it on every cold start for its settings alone.
 """
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import TypeVar
+
+N = TypeVar("N", int, float)
 
 
 class ConfigurationError(ValueError):
@@ -30,22 +33,27 @@ def text(
 
 
 def integer(environ: Mapping[str, str], name: str, *, default: int, ge: int, le: int) -> int:
-    raw = environ.get(name)
-    try:
-        value = default if raw is None else int(raw)
-    except ValueError:
-        raise ConfigurationError(f"{name} must be a whole number") from None
-    if not ge <= value <= le:
-        raise ConfigurationError(f"{name} must be between {ge} and {le}")
-    return value
+    return _bounded(environ, name, default, int, "a whole number", ge, le)
 
 
 def number(environ: Mapping[str, str], name: str, *, default: float, ge: float, le: float) -> float:
+    return _bounded(environ, name, default, float, "a number", ge, le)
+
+
+def _bounded(
+    environ: Mapping[str, str],
+    name: str,
+    default: N,
+    parse: Callable[[str], N],
+    kind: str,
+    ge: N,
+    le: N,
+) -> N:
     raw = environ.get(name)
     try:
-        value = default if raw is None else float(raw)
+        value = default if raw is None else parse(raw)
     except ValueError:
-        raise ConfigurationError(f"{name} must be a number") from None
+        raise ConfigurationError(f"{name} must be {kind}") from None
     if not ge <= value <= le:  # also refuses nan
         raise ConfigurationError(f"{name} must be between {ge} and {le}")
     return value

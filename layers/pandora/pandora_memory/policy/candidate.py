@@ -38,7 +38,7 @@ def _about_relationships(
     reading: Reading, user_hits: Mapping[str, Sequence[Hit]], choice: NamespaceChoice, rules: CandidateRules
 ) -> bool:
     """A real-life memory of a review type, or of any type with relationship cues and a person in it
-    ("Jiwoo still hasn't forgiven me... I need to call her" is an open loop about a relationship)."""
+    ("Hana still hasn't forgiven me... I need to call her" is an open loop about a relationship)."""
     if choice.namespace is not Namespace.REAL_LIFE:
         return False
     if reading.memory_type in rules.review_types:

@@ -155,7 +155,7 @@ def score(
 ) -> TypeScores:
     """Turns raw evidence into capped, weighted scores for the types allowed in this namespace.
 
-    The risk transfer is added to `evidence` itself, so the turn's cues show it too."""
+    The risk and relationship transfers are added to `evidence` itself, so the turn's cues show them."""
     transfer = rules.transfer
     if MemoryType.RISK in evidence.cue_weights:
         _topic_transfer(

@@ -100,7 +100,7 @@ def _canon_item(reading: MessageReading, rules: RetrieveRules, namespace: Namesp
 
 
 def _asks_after_own(reading: MessageReading) -> bool:
-    """ "what did I decide about X vs Y", "status check on Fernway, what's done vs not": the user's own
+    """ "what did I decide about X vs Y", "status check on Larkspur, what's done vs not": the user's own
     history or named thing, whatever generic word the question also holds."""
     cues = reading.cues
     recalls_own = "recall_question" in cues and "own_situation" in cues

@@ -17,20 +17,23 @@ def compiled(source: str, flags: int = 0) -> re.Pattern[str]:
 
 
 class LazyPattern:
-    """`re.compile(source, flags)` in waiting: `match` and `search` compile it the first time."""
+    """`re.compile(source, flags)` in waiting: `match` and `search` compile it the first time, and keep
+    it, so the detector's per-message calls pay no cache lookup."""
 
-    __slots__ = ("flags", "source")
+    __slots__ = ("_pattern", "flags", "source")
 
     def __init__(self, source: str, flags: int = 0) -> None:
         self.source = source
         self.flags = flags
+        self._pattern: re.Pattern[str] | None = None
 
-    @property
-    def compiled(self) -> re.Pattern[str]:
-        return compiled(self.source, self.flags)
+    def _compiled(self) -> re.Pattern[str]:
+        if self._pattern is None:
+            self._pattern = compiled(self.source, self.flags)
+        return self._pattern
 
     def match(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
-        return compiled(self.source, self.flags).match(text, pos, endpos)
+        return self._compiled().match(text, pos, endpos)
 
     def search(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
-        return compiled(self.source, self.flags).search(text, pos, endpos)
+        return self._compiled().search(text, pos, endpos)

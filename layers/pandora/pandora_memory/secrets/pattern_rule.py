@@ -41,16 +41,17 @@ class PatternRule:
         """Exactly `pattern.finditer(text)`. Before the first place `unanchored` matches, `pattern`
         cannot match either; there it matches as finditer would, unless the lookbehind fails, and
         then finditer itself goes on from the next position (rare: a token glued to a word)."""
+        pattern = self.pattern
         if self.unanchored is None:
-            yield from self.pattern.finditer(text)
+            yield from pattern.finditer(text)
             return
         search = compiled(self.unanchored, self.flags).search
         position = 0
         while (candidate := search(text, position)) is not None:
             start = candidate.start()
-            match = self.pattern.match(text, start)
+            match = pattern.match(text, start)
             if match is None or match.end() == start:  # an empty match: finditer's own rules
-                yield from self.pattern.finditer(text, start if match else start + 1)
+                yield from pattern.finditer(text, start if match else start + 1)
                 return
             yield match
             position = match.end()

@@ -18,18 +18,18 @@ class Settings:
     candidates_table: str
     memory_table: str
     flags_path: str
-    memory_bucket: str = ""
-    tokens_path: str = ""
+    memory_bucket: str
+    tokens_path: str
     # Review outcomes that tune the candidate policy (the turn only; other functions leave it unset).
-    feedback_table: str = ""
-    stage: str = "dev"
-    service_name: str = "pandora-memory"
-    metrics_namespace: str = "Pandora"
+    feedback_table: str
+    stage: str
+    service_name: str
+    metrics_namespace: str
 
-    flags_max_age_seconds: int = 60
+    flags_max_age_seconds: int
     # ~4 characters per token is the usual estimate for English text.
-    context_budget_tokens: int = 1500
-    auto_capture_min_confidence: float = 0.8
+    context_budget_tokens: int
+    auto_capture_min_confidence: float
 
 
 def load_settings(environ: Mapping[str, str]) -> Settings:

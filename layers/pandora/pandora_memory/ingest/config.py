@@ -20,13 +20,13 @@ class IngestSettings:
     chunks_table: str
     projections_table: str
     memory_bucket: str
-    max_markdown_bytes: int = DEFAULT_MAX_MARKDOWN_BYTES
+    max_markdown_bytes: int
     # S3 has no rename: a delete and a create of the same content this close together count as one.
-    rename_window_seconds: int = 3600
+    rename_window_seconds: int
     # One try plus the two asynchronous retries the template configures; then the event goes to the DLQ.
-    max_projection_attempts: int = 3
-    service_name: str = "pandora-memory"
-    metrics_namespace: str = "Pandora"
+    max_projection_attempts: int
+    service_name: str
+    metrics_namespace: str
 
 
 def load_ingest_settings(environ: Mapping[str, str] | None = None) -> IngestSettings:

@@ -17,8 +17,8 @@ class ReviewSettings:
     memory_table: str
     feedback_table: str
     projections_table: str
-    metrics_namespace: str = "Pandora"
-    service_name: str = "pandora-memory"
+    metrics_namespace: str
+    service_name: str
 
 
 def load_review_settings(environ: Mapping[str, str]) -> ReviewSettings:

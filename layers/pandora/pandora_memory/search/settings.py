@@ -17,10 +17,10 @@ class SearchSettings:
     memory_table: str
     memory_bucket: str
     # One Query page of the newest approved memories joins the chunks in the index.
-    memory_limit: int = 200
+    memory_limit: int
     # A writer that forgets to bump memory_generation is still seen after this long; 0 trusts the
     # generation alone (the warm path then never re-reads memories on its own).
-    memory_max_age_seconds: int = 300
+    memory_max_age_seconds: int
 
 
 def load_search_settings(environ: Mapping[str, str] | None = None) -> SearchSettings:

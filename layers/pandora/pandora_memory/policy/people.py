@@ -20,8 +20,7 @@ _PUNCTUATION_AS_SPACE = str.maketrans(",.;:!?()", "        ")
 def person_cues(text: str, hits: Mapping[str, Sequence[Hit]], rules: CandidateRules) -> list[str]:
     """Cue labels (never the names themselves) for the people the case-kept `text` mentions."""
     cues: list[str] = []
-    korean = not text.isascii() and rules.people.korean_name.search(text) is not None
-    if korean or _has_named_person(text, rules, pronoun=PRONOUN in hits):
+    if _has_korean_name(text, rules) or _has_named_person(text, rules, pronoun=PRONOUN in hits):
         cues.append(NAMED_PERSON)
     if KIN in hits:
         cues.append(KIN_WORD)
@@ -36,9 +35,13 @@ def person_cues(text: str, hits: Mapping[str, Sequence[Hit]], rules: CandidateRu
 def names_someone(text: str, rules: CandidateRules) -> bool:
     """A capitalised word that is not a known non-name (or a Korean name with its particle): enough when
     the cue itself is about people."""
-    if not text.isascii() and rules.people.korean_name.search(text):
+    if _has_korean_name(text, rules):
         return True
     return any(match.group() not in rules.people.not_names for match in rules.people.name.finditer(text))
+
+
+def _has_korean_name(text: str, rules: CandidateRules) -> bool:
+    return not text.isascii() and rules.people.korean_name.search(text) is not None
 
 
 def _has_named_person(text: str, rules: CandidateRules, *, pronoun: bool) -> bool:

@@ -84,6 +84,8 @@ def without_quotes(text: str) -> str:
 
 
 _PLACEHOLDER = '"…"'
+# The colon that ends a request lead, before a line break or on the same line.
+_PASTE_LEAD = re.compile(r":[\n ]")
 
 
 def _unless_apostrophe(match: re.Match[str]) -> str:
@@ -93,12 +95,17 @@ def _unless_apostrophe(match: re.Match[str]) -> str:
 
 
 def without_pasted(text: str, mood: MoodRules) -> str:
-    """Keeps only the lead of "summarise this pls:\n<article>": what follows is the material to work on."""
-    lead, colon, _ = text.partition(":\n")
-    if not colon or "\n" in lead:
+    """Keeps only the lead of "summarise this pls:\n<article>" or "translate to korean: <text>": what
+    follows a short request lead is the material to work on, not the user's own statement."""
+    colon = _PASTE_LEAD.search(text)
+    if colon is None:
         return text
+    lead = text[: colon.start()]
     words = lead.split()
-    if not words or len(words) > mood.pasted_lead_max_words or words[0].lower() not in mood.request_openers:
+    if not words or "\n" in lead or len(words) > mood.pasted_lead_max_words:
+        return text
+    # Korean puts the request verb last ("이 문장 고쳐줘: ...").
+    if words[0].lower() not in mood.request_openers and not words[-1].endswith(mood.request_endings):
         return text
     return f"{lead}: {_PLACEHOLDER}"
 
@@ -109,7 +116,7 @@ def read_text(text: str | None, rules: CandidateRules) -> tuple[Clause, ...]:
     if not text:
         return ()
     normalised = normalise_keep_case(text[: rules.max_classified_chars])
-    if ":\n" in normalised:
+    if ":" in normalised:
         normalised = without_pasted(normalised, rules.mood)
     return read_clauses(without_quotes(normalised), rules)
 

@@ -145,6 +145,31 @@ def test_material_pasted_after_a_request_is_not_the_users_statement(message: str
     assert not _decide(message).should_create_candidate, _decide(message).reason
 
 
+@pytest.mark.parametrize(
+    "message",
+    [
+        "translate to german: we always invoice on the first of the month",
+        "이 문장 좀 다듬어줘: 저희는 항상 고객을 먼저 생각합니다",
+    ],
+)
+def test_material_after_a_request_lead_on_the_same_line_is_set_aside(message: str) -> None:
+    assert not _decide(message).should_create_candidate, _decide(message).reason
+
+
+def test_a_note_label_keeps_its_statement() -> None:
+    assert _decide("note: we moved the launch to march").should_create_candidate
+
+
+@pytest.mark.parametrize("message", ["should STRICT_MODE be on by default?", "do we always ship on fridays?"])
+def test_asking_whether_a_rule_holds_does_not_set_it(message: str) -> None:
+    assert not _decide(message).should_create_candidate, _decide(message).reason
+
+
+def test_asking_the_assistant_to_always_do_something_sets_a_preference() -> None:
+    decision = _decide("can you always answer in korean?")
+    assert decision.memory_type is MemoryType.PREFERENCE, decision.reason
+
+
 def test_a_labelled_list_is_not_pasted_material() -> None:
     decision = _decide("todo:\nrenew the domain before friday")
 

@@ -61,6 +61,11 @@ def test_subject_and_past_verb_read_as_a_recalled_event() -> None:
     assert "past_reference" not in _read("i need a recipe").cues
 
 
+@pytest.mark.parametrize("message", ["if you had one, which would it be", "even if we lost the deposit"])
+def test_a_supposition_is_not_a_recalled_event(message: str) -> None:
+    assert "past_reference" not in _read(message).cues
+
+
 def test_names_are_capitalised_words_that_are_not_tools_or_openers() -> None:
     reading = _read("Mina's friend Yuna asked. Here's the thing: Vercel and TypeError, iPhone.")
     assert reading.names == ["Mina", "Yuna"]

@@ -36,6 +36,8 @@ STATED = [
     ("パスワードはsakura2024です", "sakura2024"),
     ("我的密码是 mima1234", "mima1234"),
     ("my password:\nhunter22\nthanks!", "hunter22"),
+    ("my password is\nKettle!Drum88", "Kettle!Drum88"),
+    ("changed the router password to\nW1ndmill#Hill", "W1ndmill#Hill"),
     ("define('DB_PASSWORD', 'Wp_Pass2024');", "Wp_Pass2024"),
     ("my gmail app password is abcd efgh ijkl mnop", "abcd efgh ijkl mnop"),
     ("2fa backup codes: 8271-4402 9931-0087", "8271-4402 9931-0087"),
@@ -109,6 +111,10 @@ def test_seed_phrase_is_redacted_whole(text: str) -> None:
 
 
 HARD_NEGATIVES = [
+    "my password is\nnot something I share",
+    "the cache key orders:v2:9f3c1a77e0b24d51 expires after an hour",
+    "analytics snippet uses the project key phc_Wm3Tq9ZrB6yKc2Lp8Vn4Hs7Dx1Ja5Ge0Uf",
+    "pk_test_Qm8Zr2Lx7Vc4Nb1Hs9Dk3Tf is the demo key from their docs",
     "error code 482913 keeps popping up on my phone",
     "the wifi is down again, third time today",
     "password 2025 rotation is on the ops calendar",

@@ -81,6 +81,7 @@ class MoodRules:
     aux: frozenset[str]
     aux_always: frozenset[str]
     subjects: frozenset[str]
+    addressees: frozenset[str]
     aux_before_determiner: frozenset[str]
     determiners: frozenset[str]
     question_tags: frozenset[str]
@@ -323,6 +324,7 @@ def candidate_rules() -> CandidateRules:
             aux=frozenset(mood["aux"]),
             aux_always=frozenset(mood["aux_always"]),
             subjects=frozenset(mood["subjects"]),
+            addressees=frozenset(mood["addressees"]),
             aux_before_determiner=frozenset(mood["aux_before_determiner"]),
             determiners=frozenset(mood["determiners"]),
             question_tags=frozenset(mood["question_tags"]),

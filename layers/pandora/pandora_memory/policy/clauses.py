@@ -221,7 +221,8 @@ def _mood(tokens: list[str], start: int, hits: tuple[Hit, ...], asks: bool, mood
         return Mood.HYPOTHETICAL
     standing = STANDING_SCOPE in families
     if asks or _opens_question(tokens, start, mood):
-        return Mood.STATEMENT if standing else Mood.QUESTION
+        sets_a_rule = standing and not _asks_about_the_world(tokens, start, mood)
+        return Mood.STATEMENT if sets_a_rule else Mood.QUESTION
     if REQUEST in families or (tokens and tokens[-1].endswith(mood.request_endings)):
         return Mood.STATEMENT if standing else Mood.REQUEST
     return Mood.STATEMENT
@@ -271,3 +272,11 @@ def _opens_question(tokens: list[str], start: int, mood: MoodRules) -> bool:
         return True
     # "is 6 hours of sleep enough": an auxiliary before a number asks as it does before "the".
     return first in mood.aux_before_determiner and (following in mood.determiners or following[:1].isdigit())
+
+
+def _asks_about_the_world(tokens: list[str], start: int, mood: MoodRules) -> bool:
+    """A yes/no question whose subject is not the assistant ("should PIN_REQUIRED be on by default?",
+    "do we always deploy on fridays?") asks about a rule; it does not set one, as "can you always..." does."""
+    first = tokens[start] if start < len(tokens) else ""
+    following = tokens[start + 1] if start + 1 < len(tokens) else ""
+    return (first in mood.aux or first in mood.aux_always) and following not in mood.addressees

@@ -40,6 +40,8 @@ def _is_past(verb: str, rules: RetrieveRules) -> bool:
 
 def _read_past_tense(words: list[str], subject: int, reading: MessageReading, rules: RetrieveRules) -> None:
     """ "we picked", "they first met", "Dana said": the user recalling something that happened."""
+    if subject > 0 and words[subject - 1] in rules.past_conditionals:
+        return  # "if you had one", "even if we lost": a supposition, not a memory
     for offset in (1, 2):
         if subject + offset >= len(words):
             return

@@ -202,6 +202,7 @@ class RetrieveRules:
     casual_index: CueIndex  # consulted only for messages short enough to be small talk
     past_subjects: frozenset[str]
     past_adverbs: frozenset[str]
+    past_conditionals: frozenset[str]
     past_ending: str
     not_past: frozenset[str]
     irregular_past: frozenset[str]
@@ -268,6 +269,7 @@ def retrieve_rules() -> RetrieveRules:
         casual_index=build_index({CASUAL_FAMILY: raw["casual"]["words"]}),
         past_subjects=_words(past["subjects"]),
         past_adverbs=_words(past["adverbs"]),
+        past_conditionals=_words(past["conditionals"]),
         past_ending=str(past["ending"]),
         not_past=_words(past["not_past"]),
         irregular_past=_words(past["irregular"]),

@@ -32,6 +32,7 @@ from pandora_memory.secrets.values import (
     has_password_shape,
     is_dismissed,
     is_public_identifier,
+    is_published_key,
     looks_like_credential,
     looks_like_password,
     looks_random,
@@ -74,11 +75,15 @@ _COPULA_WORDS = (
 _OTHER_LANGUAGE_COPULA_WORDS = r"to|on|er|olarak"
 
 
+# Before a stated value: spaces, or a line break ("my password is\nhunter2" still states it).
+_GAP_BEFORE_VALUE = r"(?:[ \t]+|[ \t]*\r?\n[ \t]*)"
+
+
 def _connector(copulas: str) -> str:
     return (
         r"(?:[ \t]+(?:number|num|code|phrase))?"
         rf"{_PREPOSITION_PHRASE}?"
-        rf"(?:[ \t]*[:=：][ \t]*|[ \t]+(?:{copulas})(?:[ \t]*:)?[ \t]+"
+        rf"(?:[ \t]*[:=：][ \t]*|[ \t]+(?:{copulas})(?:[ \t]*:)?{_GAP_BEFORE_VALUE}"
         r"(?:(?:now|still|just|literally|actually|simply|currently|set[ \t]+to|always|probably)[ \t]+)?)"
     )
 
@@ -99,7 +104,7 @@ _PAIR = LazyPattern(
     re.IGNORECASE,
 )
 _POSSESSIVE = LazyPattern(r"['’]s[ \t]+" + _PROSE_VALUE)
-_CHANGED_TO = LazyPattern(r"[ \t]+(?:to|into|as)[ \t]+" + _PROSE_VALUE, re.IGNORECASE)
+_CHANGED_TO = LazyPattern(r"[ \t]+(?:to|into|as)" + _GAP_BEFORE_VALUE + _PROSE_VALUE, re.IGNORECASE)
 _CJK_PARTICLE = LazyPattern(
     r"[ \t]*(?P<particle>는요|은요|는|은|이|가|は|が|是|为|為|:|：|=)?[ \t]*" + _PROSE_VALUE
 )
@@ -219,6 +224,8 @@ _KINDS = {
     WEAK: "generic_secret",
 }
 
+# "cache key app:v3:11460f82857eee05": a namespaced key path names an entry, it opens nothing.
+_KEY_PATH = re.compile(r"[a-z][a-z0-9_\-]*(?::[\w\-.]+){2,}")
 ASSIGNED, STATED, BARE = "assigned", "stated", "bare"
 PAIR_STATED, PAIR_BARE = "pair-stated", "pair-bare"
 
@@ -226,7 +233,7 @@ PAIR_STATED, PAIR_BARE = "pair-stated", "pair-bare"
 def _has_shape(family: str, value: str, form: str) -> bool:
     """The family's test on the value's shape alone (cheap, so it runs first)."""
     if family == WEAK:
-        return looks_random(value) and not is_public_identifier(value)
+        return looks_random(value) and not is_public_identifier(value) and not _KEY_PATH.fullmatch(value)
     if family in ("password", "pass"):
         if form == BARE:
             # "카드 비밀번호 4821", "wifi password 48213377": a bare number right after the noun is one.
@@ -244,7 +251,7 @@ def _has_shape(family: str, value: str, form: str) -> bool:
 
 def acceptable(family: str, value: str, form: str) -> bool:
     """Does `value` look like what a `family` credential stated in `form` would be?"""
-    if not value or not _has_shape(family, value, form):
+    if not value or not _has_shape(family, value, form) or is_published_key(value):
         return False
     if family in ("pin", "code") and (value.isdigit() or _NUMERIC_CODE.fullmatch(value)):
         return True  # 0000 and 111441 are codes people really use, not masks

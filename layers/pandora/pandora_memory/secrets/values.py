@@ -65,7 +65,9 @@ _OBJECT_ID = re.compile(
     r"ord|order|inv|tkt|ticket|trace|span|job|build|pr|cl|cmd|task|org|usr|user|team|proj|ws)"
     r"[_\-][A-Za-z0-9]{6,40}$"
 )
-_PUBLIC_PREFIX = re.compile(r"^(?:pk_(?:live|test)_|pk\.eyJ|pk-lf-|sb_publishable_|npub1|age1)")
+# Keys made to be published: Stripe and Mapbox publishable keys, Langfuse and PostHog project keys,
+# Supabase publishable keys, nostr and age public keys.
+_PUBLIC_PREFIX = re.compile(r"^(?:pk_(?:live|test)_|pk\.eyJ|pk-lf-|phc_|sb_publishable_|npub1|age1)")
 _IMAGE_DATA = re.compile(r"^data:[\w.+\-]+/[\w.+\-]+;base64,", re.IGNORECASE)
 # Sentence punctuation after a value; "!" stays part of it (Winter2025! is a typical password).
 _TRAILING = ".,;:?)]}>'\"`»」』。，、"
@@ -154,6 +156,11 @@ def is_plain_language(value: str) -> bool:
 def is_hostname(token: str) -> bool:
     """db-prod.cluster-xyz.us-east-1.rds.amazonaws.com, cluster0.abcde.mongodb.net/ ..."""
     return bool(_HOSTNAME.match(token))
+
+
+def is_published_key(value: str) -> bool:
+    """A key made to ship in client code (pk_live_..., phc_...): never a credential, whatever names it."""
+    return _PUBLIC_PREFIX.match(value) is not None
 
 
 def is_public_identifier(token: str) -> bool:

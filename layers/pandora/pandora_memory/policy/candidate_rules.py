@@ -212,11 +212,16 @@ def _gate_words(phrases: Iterable[str]) -> frozenset[str]:
     return frozenset(words)
 
 
+_UPPER = "A-ZÀ-ÖØ-Þ"
+_LOWER = "a-zß-öø-ÿ"
+
+
 def _people_rules(table: Mapping[str, Any]) -> PeopleRules:
     return PeopleRules(
         # \b[A-Z]...: the capital comes first (the boundary is checked looking back) so the scan skips
-        # straight to capitals instead of testing a word boundary at every character.
-        name=re.compile(r"[A-Z](?<!\w[A-Z])[a-z]+(?:-[A-Z][a-z]+)?\b"),
+        # straight to capitals instead of testing a word boundary at every character. Accented Latin
+        # letters count ("Lucía", "Zoë", "Émile").
+        name=re.compile(rf"[{_UPPER}](?<!\w[{_UPPER}])[{_LOWER}]+(?:-[{_UPPER}][{_LOWER}]+)?\b"),
         after=tuple(f" {phrase} " for phrase in table["verbs_after"]),
         before=tuple(f" {phrase} " for phrase in table["words_before"]),
         possessed=tuple(f"'s {noun} " for noun in table["possessed"]),

@@ -222,6 +222,13 @@ def test_a_korean_name_with_its_particle_is_a_person() -> None:
     assert "named person" in decision.reason
 
 
+def test_an_accented_name_is_a_person() -> None:
+    decision = _decide("Inés wants to move in together by spring, I said yes")
+
+    assert decision.memory_type is MemoryType.RELATIONSHIP_LOOP, decision.reason
+    assert "named person" in decision.reason
+
+
 def test_what_a_retraction_is_about_is_not_a_new_statement() -> None:
     assert not _decide("ignore what I said about moving the blog to ghost").should_create_candidate
     kept = _decide("ignore what I said about the plan, we're going with Postgres")

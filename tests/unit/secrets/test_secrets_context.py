@@ -32,6 +32,8 @@ STATED = [
     ("와이파이 비밀번호는 qwer1234!야", "qwer1234!"),
     ("a senha do banco é Mudar@123", "Mudar@123"),
     ("le mot de passe est Soleil_77", "Soleil_77"),
+    ("le code de la porte chez Margaux c'est 5826", "5826"),
+    ("el código de la puerta de casa de Inés es 9034", "9034"),
     ("das Passwort ist Sommer2024!", "Sommer2024!"),
     ("パスワードはsakura2024です", "sakura2024"),
     ("我的密码是 mima1234", "mima1234"),

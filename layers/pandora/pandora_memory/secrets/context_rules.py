@@ -58,7 +58,7 @@ _ASSIGNMENT = LazyPattern(
 )
 _PREPOSITIONS = (
     "for|of|on|to|at|in|de|del|da|do|du|für|von|para|pour|per|della|dello|dei|des|dos|das|di|zur|zum|"
-    "vom|van|voor|för|till|dla|od|от|для|na"
+    "vom|van|voor|för|till|dla|od|от|для|na|chez|bei|à"
 )
 # "for the wifi", "do alarme", "de la porte", "d'accès", "dell'allarme": what the credential opens.
 _PREPOSITION_PHRASE = (
@@ -67,7 +67,7 @@ _PREPOSITION_PHRASE = (
 )
 # Copulas of the languages of the password words: is, es, é, est, ist, lautet, är, je, jest, este...
 _COPULA_WORDS = (
-    r"is|was|are|will[ \t]+be|would[ \t]+be|should[ \t]+be|has[ \t]+been|became|becomes|es|era|é|est|ist|"
+    r"is|was|are|will[ \t]+be|would[ \t]+be|should[ \t]+be|has[ \t]+been|became|becomes|es|era|é|est|c['’]est|ist|"
     r"è|sigue[ \t]+siendo|lautet|lauten|är|je|jest|este|adalah|là|wynosi"
 )
 # Words that are copulas only after a credential word of another language (hasło to, salasana on,
@@ -82,7 +82,8 @@ _GAP_BEFORE_VALUE = r"(?:[ \t]+|[ \t]*\r?\n[ \t]*)"
 def _connector(copulas: str) -> str:
     return (
         r"(?:[ \t]+(?:number|num|code|phrase))?"
-        rf"{_PREPOSITION_PHRASE}?"
+        # "de la porte chez Ana", "de la puerta de casa de Ana": up to two phrases say what it opens.
+        rf"(?:{_PREPOSITION_PHRASE}){{0,2}}"
         rf"(?:[ \t]*[:=：][ \t]*|[ \t]+(?:{copulas})(?:[ \t]*:)?{_GAP_BEFORE_VALUE}"
         r"(?:(?:now|still|just|literally|actually|simply|currently|set[ \t]+to|always|probably)[ \t]+)?)"
     )

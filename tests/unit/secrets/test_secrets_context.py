@@ -33,6 +33,8 @@ STATED = [
     ("a senha do banco é Mudar@123", "Mudar@123"),
     ("le mot de passe est Soleil_77", "Soleil_77"),
     ("le code de la porte chez Margaux c'est 5826", "5826"),
+    ("studio wifi: OrchardNet / Plum447&kqz", "Plum447&kqz"),
+    ("도어락 번호 8841 이야", "8841"),
     ("el código de la puerta de casa de Inés es 9034", "9034"),
     ("das Passwort ist Sommer2024!", "Sommer2024!"),
     ("パスワードはsakura2024です", "sakura2024"),
@@ -113,6 +115,7 @@ def test_seed_phrase_is_redacted_whole(text: str) -> None:
 
 
 HARD_NEGATIVES = [
+    "the new mesh wifi is 2.4 / 5 GHz dual band",
     "my password is\nnot something I share",
     "the cache key orders:v2:9f3c1a77e0b24d51 expires after an hour",
     "analytics snippet uses the project key phc_Wm3Tq9ZrB6yKc2Lp8Vn4Hs7Dx1Ja5Ge0Uf",

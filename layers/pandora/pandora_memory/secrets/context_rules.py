@@ -352,6 +352,9 @@ def _forward_matches(text: str, head: Head) -> list[tuple[re.Match[str], str]]:
         found.extend(_pair(text, head))
         if found or head.family == "login":  # "login: bob" names a user: only a pair holds a password
             return found
+    if head.family in ("network", "password") and not head.in_identifier:
+        # "wifi: HomeNet / Kettle99": the network (or user) name first, then its password.
+        found.extend(_pair(text, head))
     if head.latin and text[head.end : head.end + 1] == " " and _ordinary_word_follows(text, head.end):
         return found
     for pattern in (_ASSIGNMENT, _QUOTED_PAIR):

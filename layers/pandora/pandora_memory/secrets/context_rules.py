@@ -67,8 +67,8 @@ _PREPOSITION_PHRASE = (
 )
 # Copulas of the languages of the password words: is, es, é, est, ist, lautet, är, je, jest, este...
 _COPULA_WORDS = (
-    r"is|was|are|will[ \t]+be|would[ \t]+be|should[ \t]+be|has[ \t]+been|became|becomes|es|era|é|est|c['’]est|ist|"
-    r"è|sigue[ \t]+siendo|lautet|lauten|är|je|jest|este|adalah|là|wynosi"
+    r"is|was|are|will[ \t]+be|would[ \t]+be|should[ \t]+be|has[ \t]+been|became|becomes|es|era|é|est|ist|"
+    r"c['’]est|è|sigue[ \t]+siendo|lautet|lauten|är|je|jest|este|adalah|là|wynosi"
 )
 # Words that are copulas only after a credential word of another language (hasło to, salasana on,
 # adgangskode er): in English they start ordinary phrases ("password to continue").
@@ -353,8 +353,10 @@ def _forward_matches(text: str, head: Head) -> list[tuple[re.Match[str], str]]:
         if found or head.family == "login":  # "login: bob" names a user: only a pair holds a password
             return found
     if head.family in ("network", "password") and not head.in_identifier:
-        # "wifi: HomeNet / Kettle99": the network (or user) name first, then its password.
-        found.extend(_pair(text, head))
+        pair = _pair(text, head)
+        if pair and head.family == "network" and acceptable("password", _value_span(pair[0][0])[2], BARE):
+            return pair  # "wifi: HomeNet / Kettle99": the network's name, then its password
+        found.extend(pair)
     if head.latin and text[head.end : head.end + 1] == " " and _ordinary_word_follows(text, head.end):
         return found
     for pattern in (_ASSIGNMENT, _QUOTED_PAIR):

@@ -26,6 +26,11 @@ def test_ascii_word_start_cues_are_rejected() -> None:
         build_index({"past_reference": ["yesterd*"]})
 
 
+def test_alternatives_are_rejected_in_retrieve_cues() -> None:
+    with pytest.raises(ValueError, match="own cue"):
+        build_index({"recall_question": ["you know the plan|setup"]})
+
+
 def test_a_word_start_cue_may_not_sit_before_other_words() -> None:
     with pytest.raises(ValueError, match="only at the ends"):
         build_index({"past_reference": ["지난* 주"]})

@@ -105,6 +105,8 @@ def cue_words(cue: str) -> list[str]:
     cue = unicodedata.normalize("NFKC", cue).lower().strip()
     if "*" in cue.strip("*"):
         raise ValueError(f"cue {cue!r}: `*` goes only at the ends (word start or word end)")
+    if "|" in cue:  # the candidate lexicon's `a|b` alternatives; here each form is its own entry
+        raise ValueError(f"cue {cue!r}: list each alternative as its own cue")
     leading, trailing = cue.startswith("*"), cue.endswith("*") and len(cue) > 1
     words = split_words(cue.strip("*"))
     if words and leading:

@@ -1,7 +1,7 @@
 """The phrase index behind every cue list: syntax, longest match, and what it must not match."""
 
 import pytest
-from pandora_memory.policy.lexicon import PhraseIndex, tokenize
+from pandora_memory.policy.lexicon import PhraseIndex, cue_texts, tokenize
 
 
 def _found(lexicon: dict[str, list[str]], text: str, start: int = 0) -> list[tuple[str, str]]:
@@ -30,6 +30,14 @@ def test_alternatives_and_inflections_are_reported_as_matched() -> None:
     assert _found(lexicon, "we deployed to fly") == [("f", "deployed to")]
     assert _found(lexicon, "deploying on friday") == [("f", "deploying on")]
     assert _found(lexicon, "deploy it") == []
+
+
+def test_cue_texts_are_what_the_hits_of_a_phrase_report() -> None:
+    index = PhraseIndex({"decision": [("^ no|never … until", 1.0)]})
+    reported = {hit.cue.text for hit in index.match(tokenize("never again until march"), "")}
+
+    assert reported == {"never … until"}
+    assert cue_texts("^ no|never … until") == ["no … until", "never … until"]
 
 
 def test_gaps_and_numbers() -> None:

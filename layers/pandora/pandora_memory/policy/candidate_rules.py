@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from pandora_memory.policy.lexicon import Cue, PhraseIndex
+from pandora_memory.policy.lexicon import Cue, PhraseIndex, cue_texts
 from pandora_memory.policy.models import MemoryType, Sensitivity
 from pandora_memory.policy.rules import section
 
@@ -202,6 +202,11 @@ def _alternation(words: Iterable[str]) -> str:
     return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in ordered)
 
 
+def _cue_text_set(phrases: Iterable[str]) -> frozenset[str]:
+    """Phrases as the texts their hits carry, so that `a|b` and `^` entries compare with hit cues."""
+    return frozenset(text for phrase in phrases for text in cue_texts(phrase))
+
+
 def _gate_words(phrases: Iterable[str]) -> frozenset[str]:
     """One word every match of each phrase must hold (its longest, so the rarest): a clause with none
     of them cannot match any of the phrases. Alternatives of that word are all included."""
@@ -368,10 +373,10 @@ def candidate_rules() -> CandidateRules:
             config_key_takes=tuple(MemoryType(name) for name in transfer["config_key_takes"]),
             risk_takes_at=float(transfer["risk_takes_at"]),
             risk_takes=tuple(MemoryType(name) for name in transfer["risk_takes"]),
-            risk_takes_cues=frozenset(transfer["risk_takes_cues"]),
+            risk_takes_cues=_cue_text_set(transfer["risk_takes_cues"]),
             relationship_takes_at=float(transfer["relationship_takes_at"]),
             relationship_takes=tuple(MemoryType(name) for name in transfer["relationship_takes"]),
-            relationship_takes_cues=frozenset(transfer["relationship_takes_cues"]),
+            relationship_takes_cues=_cue_text_set(transfer["relationship_takes_cues"]),
             relationship_kept_by=tuple(MemoryType(name) for name in transfer["relationship_kept_by"]),
         ),
         sensitivity=SensitivityRules(

@@ -87,6 +87,15 @@ def _variants(phrase: str) -> Iterator[tuple[str, ...]]:
             yield words
 
 
+def cue_texts(phrase: str) -> list[str]:
+    """The texts a phrase's hits report ("stick|stay with" -> "stick with", "stay with"): what rules
+    that name cues by their text compare with. Glued-script and pattern names stay as written."""
+    text = phrase[2:] if phrase.startswith(ANCHOR + " ") else phrase
+    if not _is_spaced_script(text) or "," in text:
+        return [text.lower()]
+    return [" ".join(words) for words in _variants(text)]
+
+
 def _is_spaced_script(phrase: str) -> bool:
     return _GLUED_SCRIPTS.search(phrase) is None
 

@@ -203,8 +203,9 @@ def _alternation(words: Iterable[str]) -> str:
 
 
 def _cue_text_set(phrases: Iterable[str]) -> frozenset[str]:
-    """Phrases as the texts their hits carry, so that `a|b` and `^` entries compare with hit cues."""
-    return frozenset(text for phrase in phrases for text in cue_texts(phrase))
+    """Phrases as the texts their hits carry, so that `a|b` and `^` entries compare with hit cues; each
+    phrase also as written, for the cue names that are no phrase ("rule:" of a clause label)."""
+    return frozenset(text for phrase in phrases for text in (phrase, *cue_texts(phrase)))
 
 
 def _gate_words(phrases: Iterable[str]) -> frozenset[str]:

@@ -148,7 +148,8 @@ def read_clause(text: str, rules: CandidateRules, *, ends_question: bool | None 
     asks = text.endswith("?") if ends_question is None else ends_question
     mood = Mood.LABELLED if label else _mood(tokens, start, hits, asks, rules.mood)
     # The word test runs in C and is almost always false; only then are the hits looked through.
-    hearsay = not rules.mood.hearsay_words.isdisjoint(tokens)
+    # Glued-script cues ("다던데") are no word of their own: such clauses look at the hits directly.
+    hearsay = not rules.mood.hearsay_words.isdisjoint(tokens) or not lowered.isascii()
     if hearsay and mood is Mood.STATEMENT and any(hit.cue.family == HEARSAY for hit in hits):
         if _only_reported(tokens, hits, rules.mood):
             mood = Mood.REPORTED

@@ -229,6 +229,13 @@ def test_an_accented_name_is_a_person() -> None:
     assert "named person" in decision.reason
 
 
+def test_a_fact_about_a_definite_thing_of_the_fiction_is_canon() -> None:
+    decision = _decide("the old lighthouse burned down in the winter of the long storm", namespace="au")
+
+    assert decision.memory_type is MemoryType.AU_CANON, decision.reason
+    assert "world subject" in decision.reason
+
+
 def test_what_a_retraction_is_about_is_not_a_new_statement() -> None:
     assert not _decide("ignore what I said about moving the blog to ghost").should_create_candidate
     kept = _decide("ignore what I said about the plan, we're going with Postgres")

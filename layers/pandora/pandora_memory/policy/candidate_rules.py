@@ -132,6 +132,8 @@ class PeopleRules:
 @dataclass(frozen=True, slots=True)
 class AuRules:
     character_subject_weight: float
+    world_subject_openers: frozenset[str]
+    world_subject_min_words: int
     writer_meta_penalty: float
     writing_types: frozenset[MemoryType]
 
@@ -366,6 +368,8 @@ def candidate_rules() -> CandidateRules:
         people=_people_rules(people),
         au=AuRules(
             character_subject_weight=weights[au_table["character_subject_tier"]],
+            world_subject_openers=frozenset(au_table["world_subject_openers"]),
+            world_subject_min_words=int(au_table["world_subject_min_words"]),
             writer_meta_penalty=float(au_table["writer_meta_penalty"]),
             writing_types=frozenset(MemoryType(name) for name in au_table["writing_types"]),
         ),

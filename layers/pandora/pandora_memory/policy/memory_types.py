@@ -100,8 +100,11 @@ def collect(clauses: Sequence[Clause], namespace: Namespace, rules: CandidateRul
         labelled = shapes.label_types.get(clause.label) if clause.label else None
         if labelled is not None:
             evidence.add(labelled, f"{clause.label}:", shapes.label_weight)
-        if namespace is Namespace.AU and opens_with_character(clause.text, rules.people.not_names):
-            evidence.add(MemoryType.AU_CANON, "character subject", rules.au.character_subject_weight)
+        if namespace is Namespace.AU:
+            if opens_with_character(clause.text, rules.people.not_names):
+                evidence.add(MemoryType.AU_CANON, "character subject", rules.au.character_subject_weight)
+            elif _opens_with_world_subject(clause.tokens, rules):
+                evidence.add(MemoryType.AU_CANON, "world subject", rules.au.character_subject_weight)
     if clauses:
         lowered = "\n".join(clause.lowered for clause in clauses)
         for pattern in shapes.patterns:
@@ -109,6 +112,13 @@ def collect(clauses: Sequence[Clause], namespace: Namespace, rules: CandidateRul
                 for memory_type, cue in pattern.cues:
                     evidence.add(memory_type, cue.text, cue.weight)
     return evidence
+
+
+def _opens_with_world_subject(tokens: Sequence[str], rules: CandidateRules) -> bool:
+    """ "the harbour city sank in the long winter", "la plaza tiene dos torres": a definite thing of the
+    world, stated at some length."""
+    au = rules.au
+    return len(tokens) >= au.world_subject_min_words and tokens[0] in au.world_subject_openers
 
 
 def _config_key_transfer(clause: Clause, evidence: TypeEvidence, takes: tuple[MemoryType, ...]) -> None:

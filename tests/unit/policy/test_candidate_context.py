@@ -236,6 +236,19 @@ def test_a_fact_about_a_definite_thing_of_the_fiction_is_canon() -> None:
     assert "world subject" in decision.reason
 
 
+def test_a_name_typed_in_lower_case_before_a_verb_only_people_do_is_a_person() -> None:
+    decision = _decide("ravi apologised for missing the rehearsal, we're fine now")
+
+    assert decision.memory_type is MemoryType.RELATIONSHIP_LOOP, decision.reason
+    assert "named person" in decision.reason
+
+
+def test_a_todo_about_the_writing_stays_an_open_loop_in_the_fiction() -> None:
+    decision = _decide("AU todo: fix the ch 4 timeline where the wedding is mentioned too early", namespace="au")
+
+    assert decision.memory_type is MemoryType.OPEN_LOOP, decision.reason
+
+
 def test_what_a_retraction_is_about_is_not_a_new_statement() -> None:
     assert not _decide("ignore what I said about moving the blog to ghost").should_create_candidate
     kept = _decide("ignore what I said about the plan, we're going with Postgres")

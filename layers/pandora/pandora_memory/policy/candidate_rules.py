@@ -127,6 +127,8 @@ class PeopleRules:
     not_names: frozenset[str]
     companion_max_start: int
     korean_name: re.Pattern[str]
+    lowercase_name: re.Pattern[str]
+    not_lowercase_names: frozenset[str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,6 +240,12 @@ def _people_rules(table: Mapping[str, Any]) -> PeopleRules:
         korean_name=re.compile(
             rf"(?<![가-힣])[가-힣]{{2,3}}(?:{_alternation(table['korean_name_particles'])})(?![가-힣])"
         ),
+        # At a sentence start: a word, maybe an adverb, then a verb only people do ("felix apologised").
+        lowercase_name=re.compile(
+            r"(?:^|[.!?] )([a-z][a-z'\-]{2,}) (?:(?:still|just|finally|also|already|never|really) )?"
+            rf"(?:{_alternation(table['lowercase_name_verbs'])})\b"
+        ),
+        not_lowercase_names=frozenset(table["not_lowercase_names"]),
     )
 
 

@@ -20,7 +20,11 @@ _PUNCTUATION_AS_SPACE = str.maketrans(",.;:!?()", "        ")
 def person_cues(text: str, hits: Mapping[str, Sequence[Hit]], rules: CandidateRules) -> list[str]:
     """Cue labels (never the names themselves) for the people the case-kept `text` mentions."""
     cues: list[str] = []
-    if _has_korean_name(text, rules) or _has_named_person(text, rules, pronoun=PRONOUN in hits):
+    if (
+        _has_korean_name(text, rules)
+        or _has_named_person(text, rules, pronoun=PRONOUN in hits)
+        or _has_lowercase_name(text, rules)
+    ):
         cues.append(NAMED_PERSON)
     if KIN in hits:
         cues.append(KIN_WORD)
@@ -42,6 +46,13 @@ def names_someone(text: str, rules: CandidateRules) -> bool:
 
 def _has_korean_name(text: str, rules: CandidateRules) -> bool:
     return not text.isascii() and rules.people.korean_name.search(text) is not None
+
+
+def _has_lowercase_name(text: str, rules: CandidateRules) -> bool:
+    """Names typed in lower case ("felix apologised", "aurelio still owes me"), found by a verb only
+    people do right after the sentence's first word."""
+    people = rules.people
+    return any(match.group(1) not in people.not_lowercase_names for match in people.lowercase_name.finditer(text))
 
 
 def _has_named_person(text: str, rules: CandidateRules, *, pronoun: bool) -> bool:

@@ -244,7 +244,7 @@ def test_a_name_typed_in_lower_case_before_a_verb_only_people_do_is_a_person() -
 
 
 def test_a_todo_about_the_writing_stays_an_open_loop_in_the_fiction() -> None:
-    decision = _decide("AU todo: fix the ch 4 timeline where the wedding is mentioned too early", namespace="au")
+    decision = _decide("AU todo: fix the ch 4 timeline where the wedding comes too early", namespace="au")
 
     assert decision.memory_type is MemoryType.OPEN_LOOP, decision.reason
 

@@ -52,7 +52,8 @@ def _has_lowercase_name(text: str, rules: CandidateRules) -> bool:
     """Names typed in lower case ("felix apologised", "aurelio still owes me"), found by a verb only
     people do right after the sentence's first word."""
     people = rules.people
-    return any(match.group(1) not in people.not_lowercase_names for match in people.lowercase_name.finditer(text))
+    found = people.lowercase_name.finditer(text)
+    return any(match.group(1) not in people.not_lowercase_names for match in found)
 
 
 def _has_named_person(text: str, rules: CandidateRules, *, pronoun: bool) -> bool:

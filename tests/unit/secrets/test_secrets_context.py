@@ -115,6 +115,7 @@ def test_seed_phrase_is_redacted_whole(text: str) -> None:
 
 
 HARD_NEGATIVES = [
+    "send the 2024 report to ana@example.org / or ping me on slack",
     "the new mesh wifi is 2.4 / 5 GHz dual band",
     "my password is\nnot something I share",
     "the cache key orders:v2:9f3c1a77e0b24d51 expires after an hour",

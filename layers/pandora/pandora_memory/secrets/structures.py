@@ -17,8 +17,8 @@ from pandora_memory.secrets.findings import Candidate
 from pandora_memory.secrets.heads import find_heads
 from pandora_memory.secrets.jwt_claims import classify_jwt
 from pandora_memory.secrets.lexicon import NON_SECRET_SUFFIXES
+from pandora_memory.secrets.user_pairs import EMAIL_NEEDLES, default_user_pairs, email_pairs
 from pandora_memory.secrets.user_pairs import NEEDLES as USER_PAIR_NEEDLES
-from pandora_memory.secrets.user_pairs import default_user_pairs
 from pandora_memory.secrets.values import (
     components,
     is_dismissed,
@@ -330,4 +330,5 @@ STRUCTURE_RULES: tuple[StructureRule, ...] = (
     StructureRule(("value=", "value ="), named_values),
     StructureRule(("('", '("', ", '", ', "'), positional_credentials),
     StructureRule(USER_PAIR_NEEDLES, default_user_pairs),
+    StructureRule(EMAIL_NEEDLES, email_pairs),
 )

@@ -1,7 +1,9 @@
-"""A default account name and its password written as one pair: "admin:Frost1ng", "root / Tr1cky!".
+"""A login and its password written as one pair: "admin:Frost1ng", "root / Tr1cky!",
+"mina@example.com / Kettle99".
 
-No credential word is needed: the account name (admin, root, pi, sa...) says what the other half
-is. Image tags (postgres:16-alpine), paths (root/.ssh) and scopes (admin:read) are not pairs.
+No credential word is needed: a default account name (admin, root, pi, sa...) or an email address
+says what the other half is. Image tags (postgres:16-alpine), paths (root/.ssh) and scopes
+(admin:read) are not pairs.
 """
 
 import re
@@ -31,6 +33,11 @@ _VERSION_LED = re.compile(r"v?\d+(?:[.\-_][a-z0-9]+)*", re.IGNORECASE)
 _WORD_CHAIN = re.compile(r"[a-z]+(?:[_\-][a-z]+)*")
 # Literal triggers: the account names ("administrator" holds "admin").
 NEEDLES = tuple(sorted(user for user in DEFAULT_USERS if not any(o in user for o in DEFAULT_USERS - {user})))
+# An email address, then " / " or " : " (spaced, so "a@b.c:443" stays a host) and the password.
+_EMAIL_PAIR = re.compile(
+    r"[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+[ \t]*(?:/|[ \t]:|\|)[ \t]*(?P<value>[^\s\"'`<>,;]{4,128})"
+)
+EMAIL_NEEDLES = ("@",)
 
 
 def _password_shaped(value: str) -> bool:
@@ -60,3 +67,14 @@ def default_user_pairs(text: str) -> Iterator[Candidate]:
             continue
         offset = match.start("value")
         yield Candidate("password", offset + start, offset + end, "default-user-pair", PRIORITY)
+
+
+def email_pairs(text: str) -> Iterator[Candidate]:
+    for match in _EMAIL_PAIR.finditer(text):
+        raw = match.group("value")
+        start, end = strip_value(raw)
+        value = raw[start:end]
+        if not _password_shaped(value) or is_dismissed(value) or is_public_identifier(value):
+            continue
+        offset = match.start("value")
+        yield Candidate("password", offset + start, offset + end, "email-pair", PRIORITY)

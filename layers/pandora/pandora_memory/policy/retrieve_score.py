@@ -146,16 +146,15 @@ def _context_contributions(
     conversation_type: str | None,
 ) -> list[Contribution]:
     weights, out = rules.weights, []
-    if namespace is Namespace.AU and (reading.names or _STORY_FAMILY in reading.cues):
+    # In the fiction, a name, a story word or a recalled thing ("what currency do they use again") is
+    # a question about the canon.
+    recalled = any(family in reading.cues for family in _RECALLED)
+    if namespace is Namespace.AU and (reading.names or _STORY_FAMILY in reading.cues or recalled):
         out.append(Contribution("au_canon_lookup", weights["au_canon_lookup"]))
     # "Corin's rank": a character's own detail is a continuity ask of its own.
     asks = [*reading.cues.get("canon_check", ()), *reading.cues.get("possessive_name", ())]
     if namespace is Namespace.AU and asks:
-        about = (
-            reading.names
-            or any(family in reading.cues for family in _RECALLED)
-            or _story_item(reading, rules) is not None
-        )
+        about = reading.names or recalled or _story_item(reading, rules) is not None
         if about:
             out.append(Contribution("au_continuity_check", weights["au_continuity_check"], tuple(asks)))
     if current_task and current_task.strip():

@@ -24,6 +24,7 @@ from pandora_memory.policy.candidate_rules import (
 )
 from pandora_memory.policy.lexicon import Hit, tokenize
 from pandora_memory.policy.shapes import token_shapes
+from pandora_memory.policy.spelling import respelling
 from pandora_memory.policy.text import unify_typography
 
 # Text is normalised first (single spaces, no blank lines), so plain separators are enough. Every
@@ -138,6 +139,9 @@ def read_clauses(text: str, rules: CandidateRules) -> tuple[Clause, ...]:
 def read_clause(text: str, rules: CandidateRules, *, ends_question: bool | None = None) -> Clause:
     lowered = text.lower()
     tokens = tokenize(lowered)
+    spelling = respelling()
+    if spelling.needed(tokens):
+        tokens, lowered = spelling.tokens(tokens), spelling.text(lowered)
     skipped = rules.statement.intensifiers
     if not skipped.isdisjoint(tokens):
         tokens = [token for token in tokens if token not in skipped]

@@ -23,6 +23,7 @@ from pandora_memory.policy.retrieve_lexicon import (
 )
 from pandora_memory.policy.retrieve_patterns import SHAPES
 from pandora_memory.policy.retrieve_positions import WordPositions
+from pandora_memory.policy.spelling import respelling
 from pandora_memory.policy.text import unify_typography
 
 _SENTENCE_OPENING_THAT = re.compile(r"(?:^|[.!?;:]\s*)that\b")
@@ -200,6 +201,10 @@ def read_message(message: str, rules: RetrieveRules | None = None) -> MessageRea
     text, whole = prepare(message, rules.max_analysed_chars)
     lowered = text.lower()
     words = split_words(lowered)
+    spelling = respelling()
+    if spelling.needed(words):
+        lowered = spelling.text(lowered)
+        words = split_words(lowered)
     wordset = set(words)
     reading = MessageReading(text, lowered, words, wordset, whole)
     if not words:

@@ -215,15 +215,17 @@ def test_a_korean_clause_ending_in_a_request_asks_unless_it_sets_a_standing_rule
     assert standing.memory_type is MemoryType.PREFERENCE, standing.reason
 
 
-def test_a_korean_name_with_its_particle_is_a_person() -> None:
-    decision = _decide("민재한테 50만원 빌려줬음. 다음 달에 갚는대")
-
-    assert decision.memory_type is MemoryType.RELATIONSHIP_LOOP, decision.reason
-    assert "named person" in decision.reason
-
-
-def test_an_accented_name_is_a_person() -> None:
-    decision = _decide("Inés wants to move in together by spring, I said yes")
+@pytest.mark.parametrize(
+    "message",
+    [
+        "민재한테 50만원 빌려줬음. 다음 달에 갚는대",
+        "Inés wants to move in together by spring, I said yes",
+        "ravi apologised for missing the rehearsal, we're fine now",
+    ],
+    ids=["korean name with its particle", "accented capitalised name", "lower-case name before a verb"],
+)
+def test_a_named_person_makes_it_a_relationship_memory(message: str) -> None:
+    decision = _decide(message)
 
     assert decision.memory_type is MemoryType.RELATIONSHIP_LOOP, decision.reason
     assert "named person" in decision.reason
@@ -234,13 +236,6 @@ def test_a_fact_about_a_definite_thing_of_the_fiction_is_canon() -> None:
 
     assert decision.memory_type is MemoryType.AU_CANON, decision.reason
     assert "world subject" in decision.reason
-
-
-def test_a_name_typed_in_lower_case_before_a_verb_only_people_do_is_a_person() -> None:
-    decision = _decide("ravi apologised for missing the rehearsal, we're fine now")
-
-    assert decision.memory_type is MemoryType.RELATIONSHIP_LOOP, decision.reason
-    assert "named person" in decision.reason
 
 
 def test_a_todo_about_the_writing_stays_an_open_loop_in_the_fiction() -> None:

@@ -34,8 +34,10 @@ _WORD_CHAIN = re.compile(r"[a-z]+(?:[_\-][a-z]+)*")
 # Literal triggers: the account names ("administrator" holds "admin").
 NEEDLES = tuple(sorted(user for user in DEFAULT_USERS if not any(o in user for o in DEFAULT_USERS - {user})))
 # An email address, then " / " or " : " (spaced, so "a@b.c:443" stays a host) and the password.
+# Each part is bounded, so a long run of word characters costs a bounded scan per position.
 _EMAIL_PAIR = re.compile(
-    r"[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+[ \t]*(?:/|[ \t]:|\|)[ \t]*(?P<value>[^\s\"'`<>,;]{4,128})"
+    r"(?<![\w.+\-])[\w.+\-]{1,64}@[\w\-]{1,63}(?:\.[\w\-]{1,63}){1,6}"
+    r"[ \t]*(?:/|[ \t]:|\|)[ \t]*(?P<value>[^\s\"'`<>,;]{4,128})"
 )
 EMAIL_NEEDLES = ("@",)
 

@@ -35,6 +35,8 @@ STATED = [
     ("le code de la porte chez Margaux c'est 5826", "5826"),
     ("studio wifi: OrchardNet / Plum447&kqz", "Plum447&kqz"),
     ("도어락 번호 8841 이야", "8841"),
+    ("game api key (the studio one!) 9C2E7A41B0D85F36A1E4C7B9D2F08A63", "9C2E7A41B0D85F36A1E4C7B9D2F08A63"),
+    ("와이파이 비번 알려줄게 손님용: Juniper47&kx", "Juniper47&kx"),
     ("el código de la puerta de casa de Inés es 9034", "9034"),
     ("das Passwort ist Sommer2024!", "Sommer2024!"),
     ("パスワードはsakura2024です", "sakura2024"),

@@ -109,7 +109,12 @@ _CHANGED_TO = LazyPattern(r"[ \t]+(?:to|into|as)" + _GAP_BEFORE_VALUE + _PROSE_V
 _CJK_PARTICLE = LazyPattern(
     r"[ \t]*(?P<particle>는요|은요|는|은|이|가|は|が|是|为|為|:|：|=)?[ \t]*" + _PROSE_VALUE
 )
-_BARE = LazyPattern(r"[ \t]+" + _PROSE_VALUE)
+# "api key (the publisher one!) 4F1F...": an aside between the noun and its value.
+_ASIDE = r"(?:[ \t]*\([^()\n]{1,48}\))?"
+_BARE = LazyPattern(_ASIDE + r"[ \t]+" + _PROSE_VALUE)
+# "와이파이 비번 알려줄게 손님용: X": Korean and Japanese put what the password is for after the noun,
+# then a colon and the value.
+_CJK_LATER_COLON = LazyPattern(r"[^\n:：=]{1,40}?[ \t]*[:：][ \t]*" + _PROSE_VALUE)
 # "my password:\nhunter2" / "token:\n```\nabc...\n```": the value alone on the next line.
 _NEXT_LINE = LazyPattern(
     r"[ \t]*[:=：][ \t]*\r?\n(?:[ \t]*```[\w-]*\r?\n)?[ \t]*(?P<value>\S{4,256})[ \t]*(?:\r?\n|$)"
@@ -377,6 +382,10 @@ def _forward_matches(text: str, head: Head) -> list[tuple[re.Match[str], str]]:
         particle = _CJK_PARTICLE.match(text, head.end)
         if particle is not None:
             found.append((particle, STATED if particle.group("particle") else BARE))
+        if head.family in ("password", "pin"):
+            later = _CJK_LATER_COLON.match(text, head.end)
+            if later is not None:
+                found.append((later, STATED))
         return found
     if follow in ("'", "’"):
         statement = _POSSESSIVE.match(text, head.end)

@@ -129,6 +129,23 @@ def test_family_secrets_conflicts_and_press_are_gated(message: str, level: Sensi
     assert decision.requires_review
 
 
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I disabled the cron for the weekend",
+        "the payment settlement job runs at 2am",
+        "we add the copyright header to every source file",
+    ],
+)
+def test_engineering_words_shared_with_sensitive_topics_stay_low(message: str) -> None:
+    assert _decide(message).sensitivity is Sensitivity.LOW, _decide(message).reason
+
+
+@pytest.mark.parametrize("message", ["validation comes before parsing, always", "the sync runs hourly now"])
+def test_engineering_order_and_schedules_are_no_business_priority(message: str) -> None:
+    assert _decide(message).memory_type is not MemoryType.BUSINESS_PRIORITY, _decide(message).reason
+
+
 def test_a_budget_breakdown_is_not_a_crisis() -> None:
     decision = _decide("todo: send the client the cost breakdown for phase two")
     assert decision.sensitivity not in (Sensitivity.HIGH, Sensitivity.PRIVATE), decision.reason

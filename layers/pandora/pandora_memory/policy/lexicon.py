@@ -87,10 +87,17 @@ def _variants(phrase: str) -> Iterator[tuple[str, ...]]:
             yield words
 
 
+def _without_anchor(phrase: str) -> tuple[bool, str]:
+    """Whether the phrase must open its clause, and the phrase without its `^`."""
+    anchored = phrase.startswith(ANCHOR + " ")
+    return anchored, phrase[2:] if anchored else phrase
+
+
 def cue_texts(phrase: str) -> list[str]:
-    """The texts a phrase's hits report ("stick|stay with" -> "stick with", "stay with"): what rules
-    that name cues by their text compare with. Glued-script and pattern names stay as written."""
-    text = phrase[2:] if phrase.startswith(ANCHOR + " ") else phrase
+    """The texts a phrase's hits report ("stick|stay with" -> "stick with", "stay with"), named as
+    PhraseIndex names them: what rules that name cues by their text compare with. Pattern names
+    ("this, not that") stay as written."""
+    _, text = _without_anchor(phrase)
     if not _is_spaced_script(text) or "," in text:
         return [text.lower()]
     return [" ".join(words) for words in _variants(text)]
@@ -140,8 +147,7 @@ class PhraseIndex:
         substrings: list[tuple[str, Cue, bool]] = []
         for family, entries in lexicons.items():
             for phrase, weight in entries:
-                anchored = phrase.startswith(ANCHOR + " ")
-                text = phrase[2:] if anchored else phrase
+                anchored, text = _without_anchor(phrase)
                 if not _is_spaced_script(text):
                     substrings.append((text.lower(), Cue(family, text.lower(), weight), anchored))
                     continue

@@ -49,6 +49,11 @@ def _password_shaped(value: str) -> bool:
     return value.isascii() and has_digit(value) and not value.isalnum() and not _VERSION_LED.fullmatch(value)
 
 
+def _could_be_password(value: str) -> bool:
+    """The second half of either pair: password-shaped, and no placeholder, hash or public id."""
+    return _password_shaped(value) and not is_dismissed(value) and not is_public_identifier(value)
+
+
 def default_user_pairs(text: str) -> Iterator[Candidate]:
     lowered = text.lower()
     if len(lowered) != len(text):  # a few letters lower-case to two: keep offsets, give up the case
@@ -61,12 +66,10 @@ def default_user_pairs(text: str) -> Iterator[Candidate]:
         value = raw[start:end]
         if any(char in value for char in "/:\\") or value.startswith((".", "~", "$", "%")):
             continue
-        if _VERSION_LED.fullmatch(value) or _WORD_CHAIN.fullmatch(value) or not _password_shaped(value):
+        if _VERSION_LED.fullmatch(value) or _WORD_CHAIN.fullmatch(value) or not _could_be_password(value):
             continue
         if match.group("separator") == "/" and value.isalnum():
             continue  # admin/Dashboard2 is a path; root/Tr1cky!9 and admin / Zebra7714 are pairs
-        if is_dismissed(value) or is_public_identifier(value):
-            continue
         offset = match.start("value")
         yield Candidate("password", offset + start, offset + end, "default-user-pair", PRIORITY)
 
@@ -76,7 +79,7 @@ def email_pairs(text: str) -> Iterator[Candidate]:
         raw = match.group("value")
         start, end = strip_value(raw)
         value = raw[start:end]
-        if not _password_shaped(value) or is_dismissed(value) or is_public_identifier(value):
+        if not _could_be_password(value):
             continue
         offset = match.start("value")
         yield Candidate("password", offset + start, offset + end, "email-pair", PRIORITY)

@@ -10,6 +10,11 @@ from typing import TypeVar
 N = TypeVar("N", int, float)
 
 
+# Powertools names the template's Globals set; these defaults stand when a function runs without them.
+DEFAULT_SERVICE_NAME = "pandora-memory"
+DEFAULT_METRICS_NAMESPACE = "Pandora"
+
+
 class ConfigurationError(ValueError):
     """An environment variable is missing or out of its range."""
 
@@ -30,6 +35,20 @@ def text(
     if not value.startswith(prefix):
         raise ConfigurationError(f"{name} must start with {prefix!r}")
     return value
+
+
+def table_name(environ: Mapping[str, str], name: str) -> str:
+    """A DynamoDB table name (at least 3 characters), required."""
+    return text(environ, name, min_length=3)
+
+
+def service_name(environ: Mapping[str, str]) -> str:
+    """The Powertools service name every function logs and measures under."""
+    return text(environ, "POWERTOOLS_SERVICE_NAME", default=DEFAULT_SERVICE_NAME)
+
+
+def metrics_namespace(environ: Mapping[str, str]) -> str:
+    return text(environ, "POWERTOOLS_METRICS_NAMESPACE", default=DEFAULT_METRICS_NAMESPACE)
 
 
 def integer(environ: Mapping[str, str], name: str, *, default: int, ge: int, le: int) -> int:

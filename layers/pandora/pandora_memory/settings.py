@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 
-from pandora_memory.env_config import integer, number, text
+from pandora_memory.env_config import integer, metrics_namespace, number, service_name, table_name, text
 
 
 @dataclass(frozen=True)
@@ -35,15 +35,15 @@ class Settings:
 def load_settings(environ: Mapping[str, str]) -> Settings:
     """The settings in `environ`; `env_config.ConfigurationError` (a ValueError) names a bad variable."""
     return Settings(
-        candidates_table=text(environ, "CANDIDATES_TABLE", min_length=3),
-        memory_table=text(environ, "MEMORY_TABLE", min_length=3),
+        candidates_table=table_name(environ, "CANDIDATES_TABLE"),
+        memory_table=table_name(environ, "MEMORY_TABLE"),
         flags_path=text(environ, "FLAGS_PATH", prefix="/"),
         memory_bucket=text(environ, "MEMORY_BUCKET", default=""),
         tokens_path=text(environ, "TOKENS_PATH", default=""),
         feedback_table=text(environ, "FEEDBACK_TABLE", default=""),
         stage=text(environ, "STAGE", default="dev"),
-        service_name=text(environ, "POWERTOOLS_SERVICE_NAME", default="pandora-memory"),
-        metrics_namespace=text(environ, "POWERTOOLS_METRICS_NAMESPACE", default="Pandora"),
+        service_name=service_name(environ),
+        metrics_namespace=metrics_namespace(environ),
         flags_max_age_seconds=integer(environ, "PANDORA_FLAGS_MAX_AGE_SECONDS", default=60, ge=0, le=3600),
         context_budget_tokens=integer(
             environ, "PANDORA_CONTEXT_BUDGET_TOKENS", default=1500, ge=100, le=20000

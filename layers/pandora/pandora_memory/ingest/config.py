@@ -8,7 +8,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from pandora_memory.env_config import integer, text
+from pandora_memory.env_config import integer, metrics_namespace, service_name, table_name
 
 DEFAULT_MAX_MARKDOWN_BYTES = 2 * 1024 * 1024
 
@@ -34,16 +34,16 @@ def load_ingest_settings(environ: Mapping[str, str] | None = None) -> IngestSett
     variable."""
     env = os.environ if environ is None else environ
     return IngestSettings(
-        documents_table=text(env, "DOCUMENTS_TABLE", min_length=3),
-        revisions_table=text(env, "REVISIONS_TABLE", min_length=3),
-        chunks_table=text(env, "CHUNKS_TABLE", min_length=3),
-        projections_table=text(env, "PROJECTIONS_TABLE", min_length=3),
-        memory_bucket=text(env, "MEMORY_BUCKET", min_length=3),
+        documents_table=table_name(env, "DOCUMENTS_TABLE"),
+        revisions_table=table_name(env, "REVISIONS_TABLE"),
+        chunks_table=table_name(env, "CHUNKS_TABLE"),
+        projections_table=table_name(env, "PROJECTIONS_TABLE"),
+        memory_bucket=table_name(env, "MEMORY_BUCKET"),
         max_markdown_bytes=integer(
             env, "MAX_MARKDOWN_BYTES", default=DEFAULT_MAX_MARKDOWN_BYTES, ge=1, le=50 * 1024 * 1024
         ),
         rename_window_seconds=integer(env, "RENAME_WINDOW_SECONDS", default=3600, ge=0, le=7 * 24 * 3600),
         max_projection_attempts=integer(env, "MAX_PROJECTION_ATTEMPTS", default=3, ge=1, le=20),
-        service_name=text(env, "POWERTOOLS_SERVICE_NAME", default="pandora-memory"),
-        metrics_namespace=text(env, "POWERTOOLS_METRICS_NAMESPACE", default="Pandora"),
+        service_name=service_name(env),
+        metrics_namespace=metrics_namespace(env),
     )

@@ -7,7 +7,9 @@ from typing import Protocol
 
 from aws_lambda_powertools.metrics import MetricUnit, single_metric
 
-METRICS_NAMESPACE = "Pandora"
+from pandora_memory.env_config import DEFAULT_METRICS_NAMESPACE, DEFAULT_SERVICE_NAME
+
+METRICS_NAMESPACE = DEFAULT_METRICS_NAMESPACE
 
 INGEST_DOCUMENTS = "IngestDocuments"
 INGEST_CHUNKS = "IngestChunks"
@@ -46,7 +48,7 @@ class IngestMetrics(Protocol):
 
 
 class EmfIngestMetrics:
-    def __init__(self, namespace: str = METRICS_NAMESPACE, service: str = "pandora-memory") -> None:
+    def __init__(self, namespace: str = METRICS_NAMESPACE, service: str = DEFAULT_SERVICE_NAME) -> None:
         self._namespace = namespace
         self._service = service
 

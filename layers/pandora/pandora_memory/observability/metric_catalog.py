@@ -9,6 +9,7 @@ and a test holds them equal to the function's constants and to what it actually 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from pandora_memory.env_config import DEFAULT_METRICS_NAMESPACE
 from pandora_memory.ingest import metrics as ingest_names
 from pandora_memory.ingest.outcomes import ChangeKind, RejectReason
 from pandora_memory.namespaces import Namespace
@@ -16,7 +17,7 @@ from pandora_memory.policy.models import MemoryType
 from pandora_memory.review import metric_names as review_names
 from pandora_memory.turn import metric_names as turn_names
 
-NAMESPACE = "Pandora"
+NAMESPACE = DEFAULT_METRICS_NAMESPACE
 
 TURN_EMITTER = "pandora_memory.turn.metrics"
 REVIEW_EMITTER = "pandora_memory.review.metrics"

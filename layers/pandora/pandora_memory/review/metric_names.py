@@ -1,6 +1,8 @@
 """Every CloudWatch metric and dimension name the review function emits. Dashboards must use these."""
 
-METRICS_NAMESPACE = "Pandora"
+from pandora_memory.env_config import DEFAULT_METRICS_NAMESPACE
+
+METRICS_NAMESPACE = DEFAULT_METRICS_NAMESPACE
 
 REVIEW_ACTIONS = "ReviewActions"
 

@@ -7,6 +7,7 @@ from typing import Protocol
 
 from aws_lambda_powertools.metrics import MetricUnit, single_metric
 
+from pandora_memory.env_config import DEFAULT_SERVICE_NAME
 from pandora_memory.feedback.events import Correction, FeedbackAction, FeedbackEvent
 from pandora_memory.review import metric_names as names
 
@@ -34,7 +35,7 @@ class ReviewMetrics(Protocol):
 
 
 class EmfReviewMetrics:
-    def __init__(self, namespace: str = names.METRICS_NAMESPACE, service: str = "pandora-memory") -> None:
+    def __init__(self, namespace: str = names.METRICS_NAMESPACE, service: str = DEFAULT_SERVICE_NAME) -> None:
         self._namespace = namespace
         self._service = service
 

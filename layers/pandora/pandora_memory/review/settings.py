@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 
-from pandora_memory.env_config import text
+from pandora_memory.env_config import metrics_namespace, service_name, table_name
 
 
 @dataclass(frozen=True)
@@ -24,12 +24,12 @@ class ReviewSettings:
 def load_review_settings(environ: Mapping[str, str]) -> ReviewSettings:
     """The settings in `environ`; `env_config.ConfigurationError` names a bad variable."""
     return ReviewSettings(
-        candidates_table=text(environ, "CANDIDATES_TABLE", min_length=3),
-        memory_table=text(environ, "MEMORY_TABLE", min_length=3),
-        feedback_table=text(environ, "FEEDBACK_TABLE", min_length=3),
-        projections_table=text(environ, "PROJECTIONS_TABLE", min_length=3),
-        metrics_namespace=text(environ, "POWERTOOLS_METRICS_NAMESPACE", default="Pandora"),
-        service_name=text(environ, "POWERTOOLS_SERVICE_NAME", default="pandora-memory"),
+        candidates_table=table_name(environ, "CANDIDATES_TABLE"),
+        memory_table=table_name(environ, "MEMORY_TABLE"),
+        feedback_table=table_name(environ, "FEEDBACK_TABLE"),
+        projections_table=table_name(environ, "PROJECTIONS_TABLE"),
+        metrics_namespace=metrics_namespace(environ),
+        service_name=service_name(environ),
     )
 
 

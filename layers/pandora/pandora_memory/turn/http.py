@@ -19,6 +19,7 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import (
 )
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 
+from pandora_memory.env_config import service_name
 from pandora_memory.storage.errors import StorageError, StorageUnavailableError
 from pandora_memory.turn.auth import AccessDeniedError, MissingAuthorizerContextError, token_scope
 from pandora_memory.turn.models import ErrorDetail, ErrorResponse, TurnRequest, TurnResponse
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
     from pandora_memory.turn.deferred_search import DeferredSearch
 
 # Named explicitly: a child created before the environment is set would otherwise log nowhere.
-logger = Logger(service=os.getenv("POWERTOOLS_SERVICE_NAME", "pandora-memory"), child=True)
+logger = Logger(service=service_name(os.environ), child=True)
 
 TURN_PATH = "/api/memory/adaptive/turn"
 TURN_OPERATION_ID = "adaptiveTurn"

@@ -4,9 +4,10 @@ Each metric has exactly one dimension set (listed in DIMENSION_SETS, in emission
 dashboard can group by any of its dimensions. `service` is the Powertools service name.
 """
 
+from pandora_memory.env_config import DEFAULT_METRICS_NAMESPACE
 from pandora_memory.turn.models import CandidateOutcome
 
-METRICS_NAMESPACE = "Pandora"
+METRICS_NAMESPACE = DEFAULT_METRICS_NAMESPACE
 
 RETRIEVE_DECISION = "RetrieveDecision"
 CANDIDATE_OUTCOME = "CandidateOutcome"

@@ -8,6 +8,7 @@ from typing import Protocol
 
 from aws_lambda_powertools.metrics import MetricUnit, single_metric
 
+from pandora_memory.env_config import DEFAULT_SERVICE_NAME
 from pandora_memory.turn import metric_names as names
 
 _SAFE_RULE_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
@@ -33,7 +34,7 @@ class TurnMetrics(Protocol):
 
 
 class EmfTurnMetrics:
-    def __init__(self, namespace: str = names.METRICS_NAMESPACE, service: str = "pandora-memory") -> None:
+    def __init__(self, namespace: str = names.METRICS_NAMESPACE, service: str = DEFAULT_SERVICE_NAME) -> None:
         self._namespace = namespace
         self._service = service
 

@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from aws_lambda_powertools import Logger
 
+from pandora_memory.env_config import service_name
 from pandora_memory.namespaces import Namespace
 from pandora_memory.turn.auth import require_namespace
 from pandora_memory.turn.metrics import TurnMetrics
@@ -17,7 +18,7 @@ from pandora_memory.turn.search_context import Searcher
 from pandora_memory.turn.search_models import SearchRequest, SearchResponse, SearchResult
 
 # Named explicitly: a child created before the environment is set would otherwise log nowhere.
-logger = Logger(service=os.getenv("POWERTOOLS_SERVICE_NAME", "pandora-memory"), child=True)
+logger = Logger(service=service_name(os.environ), child=True)
 MARKDOWN_SUFFIX = ".md"
 
 

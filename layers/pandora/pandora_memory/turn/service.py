@@ -15,6 +15,7 @@ from typing import Protocol
 
 from aws_lambda_powertools import Logger
 
+from pandora_memory.env_config import service_name
 from pandora_memory.feedback.summary import NO_FIGURES, FeedbackFigures
 from pandora_memory.feedback.tuning import TunedDecision, tune_decision
 from pandora_memory.flags import AutopilotMode, FlagSource
@@ -52,7 +53,7 @@ from pandora_memory.turn.models import (
 from pandora_memory.turn.namespace_doubts import namespace_doubts
 
 # Named explicitly: a child created before the environment is set would otherwise log nowhere.
-logger = Logger(service=os.getenv("POWERTOOLS_SERVICE_NAME", "pandora-memory"), child=True)
+logger = Logger(service=service_name(os.environ), child=True)
 
 
 class RetrievePolicy(Protocol):

@@ -264,11 +264,17 @@ def _only_reported(tokens: list[str], hits: tuple[Hit, ...], mood: MoodRules) ->
     )
 
 
+def _opening(tokens: list[str], start: int) -> tuple[str, str]:
+    """The clause's first content word and the word after it ("" where there is none)."""
+    first = tokens[start] if start < len(tokens) else ""
+    following = tokens[start + 1] if start + 1 < len(tokens) else ""
+    return first, following
+
+
 def _opens_question(tokens: list[str], start: int, mood: MoodRules) -> bool:
     if start >= len(tokens):
         return False
-    first = tokens[start]
-    following = tokens[start + 1] if start + 1 < len(tokens) else ""
+    first, following = _opening(tokens, start)
     if first in mood.wh_always or first in mood.aux_always:
         return True
     if first in mood.wh_maybe:
@@ -282,6 +288,5 @@ def _opens_question(tokens: list[str], start: int, mood: MoodRules) -> bool:
 def _asks_about_the_world(tokens: list[str], start: int, mood: MoodRules) -> bool:
     """A yes/no question whose subject is not the assistant ("should PIN_REQUIRED be on by default?",
     "do we always deploy on fridays?") asks about a rule; it does not set one, as "can you always..." does."""
-    first = tokens[start] if start < len(tokens) else ""
-    following = tokens[start + 1] if start + 1 < len(tokens) else ""
+    first, following = _opening(tokens, start)
     return (first in mood.aux or first in mood.aux_always) and following not in mood.addressees

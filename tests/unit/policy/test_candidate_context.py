@@ -214,6 +214,37 @@ def test_an_agreement_between_people_is_a_relationship_but_one_about_a_project_s
     assert colleagues.memory_type is MemoryType.PROJECT_DECISION
 
 
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Sunny and I decided: whoever gets home first cooks, and we take turns with the dishes",
+        "Odile이랑 다음 주 토요일에 점심 먹기로 했어. 오랜만이라 긴장됨",
+        "지안이가 연말에 서울 오기로 했어. 내가 역으로 데리러 가기로 함",
+    ],
+    ids=["someone and I", "latin name with a korean particle", "korean name as the subject"],
+)
+def test_a_plan_made_with_a_person_and_about_nothing_else_is_a_relationship(message: str) -> None:
+    decision = _decide(message)
+
+    assert decision.memory_type is MemoryType.RELATIONSHIP_LOOP, decision.reason
+    assert "candidate.transfer.relationship_agreement" in decision.rules
+
+
+def test_a_plan_with_a_person_about_work_stays_a_decision() -> None:
+    decision = _decide("Odile이랑 배포는 vercel에서 하기로 했어")
+
+    assert decision.memory_type is not MemoryType.RELATIONSHIP_LOOP, decision.reason
+
+
+def test_latin_words_glued_to_korean_particles_still_match_their_cues() -> None:
+    glued = _decide("프론트는 이제 vercel에서 돌아가, 백엔드는 fly.io")
+    spaced = _decide("프론트는 이제 vercel 에서 돌아가, 백엔드는 fly.io")
+
+    assert glued.memory_type is MemoryType.DEPLOYMENT_TRUTH
+    assert "'vercel'" in glued.reason, glued.reason
+    assert glued.reason == spaced.reason
+
+
 def test_and_i_names_a_companion_only_near_the_start_of_a_clause() -> None:
     thing = _decide("the bot can't go live: verification needs a privacy policy and I don't have one")
     companion = _decide("mina and I agreed to split rent 60/40 from now on")

@@ -44,6 +44,18 @@ def test_korean_particles_glued_onto_cues_still_match() -> None:
     assert "서버*" in reading.cues["deployment"]
 
 
+def test_a_latin_word_and_its_glued_particle_are_read_apart_but_counted_as_one_word() -> None:
+    reading = _read("supabase에서 배포 어떻게 됐어")
+
+    assert reading.words[:2] == ["supabase", "에서"]
+    assert reading.word_count == 4
+    assert "supabase" in reading.cues["deployment"]
+
+
+def test_digits_before_a_korean_counter_stay_one_word() -> None:
+    assert split_words("2시에 v1은") == ["2시에", "v1", "은"]
+
+
 def test_text_written_without_spaces_matches_anywhere() -> None:
     assert "*だっけ*" in _read("セレンの妹の名前は何だっけ？").cues["past_reference"]
 

@@ -20,6 +20,7 @@ PAIRS = [
     ("admin:Frost1ng for the router", "Frost1ng", "default-user-pair"),
     ("router admin / Zebra7714", "Zebra7714", "default-user-pair"),
     ("root/Tr1cky!9 on the old box", "Tr1cky!9", "default-user-pair"),
+    ("the kiosk login is Heron41&dusk if the screen locks", "Heron41&dusk", "context-stated"),
 ]
 
 OTHER_LANGUAGES = [
@@ -111,6 +112,8 @@ def test_positional_credential_is_redacted_and_the_call_kept(text: str, secret: 
 
 NOT_SECRETS = [
     "login is via google SSO now",
+    "my login is jdoe_92 on the staging box",
+    "the login is ana+work@mail.example now",
     "the login flow is broken on safari",
     "logins per day: 1200 / 3400 last week",
     "login is admin / see the sticky note",

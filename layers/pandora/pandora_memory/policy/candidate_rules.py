@@ -239,6 +239,8 @@ def _people_rules(table: Mapping[str, Any]) -> PeopleRules:
         companion_max_start=int(table["companion_max_start"]),
         korean_name=re.compile(
             rf"(?<![가-힣])[가-힣]{{2,3}}(?:{_alternation(table['korean_name_particles'])})(?![가-힣])"
+            rf"|(?<![A-Za-z])[A-Z][a-z]+(?:{_alternation(table['latin_name_particles'])})(?![가-힣])"
+            rf"|(?<![A-Za-z])[a-z]{{3,}}(?:{_alternation(table['latin_lowercase_name_particles'])})(?![가-힣])"
         ),
         # At a sentence start: a word, maybe an adverb, then a verb only people do ("felix apologised").
         lowercase_name=re.compile(

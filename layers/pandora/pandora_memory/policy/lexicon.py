@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from itertools import product
 from typing import NamedTuple
 
+from pandora_memory.policy.text import split_scripts
+
 # Keeps "don't", "ex-client", "v0.9.1", "07:00" and "fly.io" whole so cues never match inside them.
 # Possessive (++, *+) because nothing follows that could make giving characters back useful: the
 # same tokens as \w+(?:['.:\-]\w+)*, with less work per token.
@@ -56,8 +58,9 @@ _new_tuple = tuple.__new__
 
 
 def tokenize(lowered_text: str) -> list[str]:
-    pattern = _ASCII_TOKEN_PATTERN if lowered_text.isascii() else TOKEN_PATTERN
-    return pattern.findall(lowered_text)
+    if lowered_text.isascii():
+        return _ASCII_TOKEN_PATTERN.findall(lowered_text)
+    return TOKEN_PATTERN.findall(split_scripts(lowered_text))
 
 
 def _forms(word: str) -> list[str]:

@@ -138,6 +138,7 @@ def _topic_transfer(
     cues: frozenset[str],
     prefix: str,
     kept_by: tuple[MemoryType, ...] = (),
+    kept_at: float | None = None,
 ) -> None:
     """A turn plainly about a risk or a relationship: its rules and agreements are about that topic
     ("card debt at 9k. rule: no new purchases", "Noor and I agreed on a no-phones dinner every thursday").
@@ -145,10 +146,11 @@ def _topic_transfer(
     is about that, too."""
     found = evidence.cue_weights
     own = found.get(topic)
-    if not own or sum(own.values()) < takes_at:
+    if takes_at > 0.0 and (not own or sum(own.values()) < takes_at):
         return
+    keeps_at = takes_at if kept_at is None else kept_at
     for memory_type in kept_by:
-        if any(w >= takes_at and cue not in cues for cue, w in found.get(memory_type, {}).items()):
+        if any(w >= keeps_at and cue not in cues for cue, w in found.get(memory_type, {}).items()):
             return
     for memory_type in takes:
         for cue, weight in list(found.get(memory_type, {}).items()):
@@ -176,7 +178,8 @@ def score(
             transfer.risk_takes_cues,
             RISK_PREFIX,
         )
-    if has_person and MemoryType.RELATIONSHIP_LOOP in evidence.cue_weights:
+    relationship = evidence.cue_weights.get(MemoryType.RELATIONSHIP_LOOP)
+    if has_person and relationship and sum(relationship.values()) >= transfer.relationship_takes_at:
         _topic_transfer(
             evidence,
             MemoryType.RELATIONSHIP_LOOP,
@@ -185,6 +188,17 @@ def score(
             transfer.relationship_takes_cues,
             RELATIONSHIP_PREFIX,
             kept_by=transfer.relationship_kept_by,
+        )
+    elif has_person and MemoryType.PROJECT_DECISION in evidence.cue_weights:
+        _topic_transfer(
+            evidence,
+            MemoryType.RELATIONSHIP_LOOP,
+            0.0,
+            transfer.relationship_takes,
+            transfer.relationship_takes_cues,
+            RELATIONSHIP_PREFIX,
+            kept_by=transfer.relationship_kept_by,
+            kept_at=0.0,
         )
     scores: dict[MemoryType, float] = {}
     cues: dict[MemoryType, tuple[str, ...]] = {}

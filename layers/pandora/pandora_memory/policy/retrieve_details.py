@@ -153,7 +153,7 @@ def _read_specific_items(reading: MessageReading, rules: RetrieveRules) -> None:
                         reading.specific_items.append(f"{unit} {words[position + 1]}")
         if not lowered.isascii() and any(unit in lowered for unit in rules.numbered_suffixes):
             reading.specific_items.extend(m.group(0) for m in rules.numbered_unit.finditer(lowered))
-        if len(words) <= rules.short_message_max_words and rules.continuation_fragment.match(lowered):
+        if reading.word_count <= rules.short_message_max_words and rules.continuation_fragment.match(lowered):
             reading.add("continuation", "numbered part")
     for extension in reading.places.in_order(rules.file_extensions.intersection(reading.wordset)):
         if f".{extension}" in lowered:

@@ -14,6 +14,7 @@ from typing import Any
 
 from pandora_memory.policy.retrieve_patterns import clause_shapes, digit_led_any_of, underscore_join
 from pandora_memory.policy.rules import section
+from pandora_memory.policy.text import split_scripts
 
 
 def _ascii_punctuation_to_spaces() -> bytes:
@@ -90,11 +91,14 @@ class CueIndex:
         return found
 
 
-def split_words(text: str) -> list[str]:
+def split_words(text: str, *, scripts_apart: bool = True) -> list[str]:
+    """`scripts_apart`: a Latin word and the Korean or Japanese particle glued to it are two words."""
     if text.isascii():
         text = text.encode("ascii").translate(_ASCII_PUNCTUATION).decode("ascii")
     else:
         text = _PUNCTUATION_RUN.sub(" ", text.replace("_", " "))
+        if scripts_apart:
+            text = split_scripts(text)
     if "'" in text:
         text = _APOSTROPHE.sub(" ", text)
     return text.split()

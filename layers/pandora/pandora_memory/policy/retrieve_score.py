@@ -43,14 +43,14 @@ class Contribution(NamedTuple):
 
 def _message_contributions(reading: MessageReading, rules: RetrieveRules) -> list[Contribution]:
     weights, cues = rules.weights, reading.cues
-    short = len(reading.words) <= rules.short_message_max_words
+    short = reading.word_count <= rules.short_message_max_words
     # "I" adds nothing once "my"/"our" has already tied the message to the user.
     counted = [f for f in rules.signal_weights if f in cues and not (f == _PERSONAL and _OWNERSHIP in cues)]
     out = [Contribution(family, rules.signal_weights[family], tuple(cues[family])) for family in counted]
     if "anaphoric_reference" in cues:
         if short:
             weight = weights["anaphor_short"]
-        elif len(reading.words) <= rules.medium_message_max_words:
+        elif reading.word_count <= rules.medium_message_max_words:
             weight = weights["anaphor_medium"]
         else:
             weight = weights["anaphor_long"]
@@ -75,7 +75,7 @@ def _message_contributions(reading: MessageReading, rules: RetrieveRules) -> lis
         shown = tuple(dict.fromkeys(reading.specific_items))
         out.append(Contribution("specific_item", weights["specific_item"], shown))
     if short and any(family in cues for family in _SHORT_CONTEXT):
-        out.append(Contribution("short_message", weights["short_context"], (f"{len(reading.words)} words",)))
+        out.append(Contribution("short_message", weights["short_context"], (f"{reading.word_count} words",)))
     if short and "status_check" in cues and "outcome" in cues:
         out.append(Contribution("short_status_check", weights["short_status_check"], tuple(cues["outcome"])))
     return out

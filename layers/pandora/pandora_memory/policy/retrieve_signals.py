@@ -63,6 +63,8 @@ class MessageReading:
     in_chat_followup: bool = False
     specific_items: list[str] = field(default_factory=list)
     details_read: bool = False
+    # Words as typed: "spokeline에서" is one, though `words` holds its word and particle apart.
+    word_count: int = 0
     places: WordPositions = field(init=False)
 
     def __post_init__(self) -> None:
@@ -207,9 +209,10 @@ def read_message(message: str, rules: RetrieveRules | None = None) -> MessageRea
         words = split_words(lowered)
     wordset = set(words)
     reading = MessageReading(text, lowered, words, wordset, whole)
+    ascii_only = lowered.isascii()
+    reading.word_count = len(words) if ascii_only else len(split_words(lowered, scripts_apart=False))
     if not words:
         return reading
-    ascii_only = lowered.isascii()
     hits, neutral = _cue_hits(reading, ascii_only, rules.index)
     if neutral:
         hits = _drop_masked(hits, reading.places)
@@ -225,16 +228,16 @@ def read_message(message: str, rules: RetrieveRules | None = None) -> MessageRea
         reading.shapes[shape] = found.pop(shape)[0]
     anaphors = found.get("anaphoric_reference")
     # Only worth telling apart where an anaphor weighs much: in short and medium messages.
-    short_enough = len(words) <= rules.medium_message_max_words
+    short_enough = reading.word_count <= rules.medium_message_max_words
     if anaphors and short_enough and "that" in anaphors and not _that_points_back(reading, rules):
         anaphors.remove("that")
         if not anaphors:
             del found["anaphoric_reference"]
     # A cue glued onto two different words would be listed twice: list it once.
     reading.cues = found if ascii_only else {f: list(dict.fromkeys(texts)) for f, texts in found.items()}
-    if len(words) <= 3 and rules.bare_continuation.match(lowered):
+    if reading.word_count <= 3 and rules.bare_continuation.match(lowered):
         reading.add("continuation", "bare go-on")
-    reading.all_casual = len(words) <= rules.casual_max_words and all(
+    reading.all_casual = reading.word_count <= rules.casual_max_words and all(
         _is_casual(w, rules) for w in reading.wordset
     )
     if rules.index.infix and not ascii_only and rules.index.infix_any.search(lowered):

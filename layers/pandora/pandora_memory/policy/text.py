@@ -5,6 +5,22 @@ import unicodedata
 from collections.abc import Iterable
 from functools import cache
 
+# Korean and Japanese glue particles straight onto Latin words ("vercel로", "Mina한테", "PRを"): the
+# word is its own token, so the cues written in Latin letters still find it.
+_CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3"
+# A Latin word (maybe ending in digits, "v1은") before CJK, or CJK before a Latin letter. Digits alone
+# stay glued: "2시에" is one time word.
+_SCRIPT_BOUNDARY = re.compile(rf"(?<=[A-Za-z])(?=[0-9]*[{_CJK}])[0-9]*|(?<=[{_CJK}])(?=[A-Za-z])")
+
+
+def split_scripts(text: str) -> str:
+    """Puts a space where a Latin word meets Hangul or Japanese; only non-ASCII text needs it."""
+    return _SCRIPT_BOUNDARY.sub(_spaced, text)
+
+
+def _spaced(match: re.Match[str]) -> str:
+    return match.group() + " "
+
 
 def normalise(text: str) -> str:
     """Lower-case, unify quotes and dashes, collapse whitespace: what the cue lexicons match against."""

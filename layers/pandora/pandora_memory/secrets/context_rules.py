@@ -99,6 +99,8 @@ _OTHER_LANGUAGE_STATEMENT = LazyPattern(
 _PREPOSITION_VALUE = LazyPattern(
     _PREPOSITION_PHRASE + r"[ \t]+" + _PROSE_VALUE + r"(?=[ \t]*(?:$|[\r\n.,;!?)]))", re.IGNORECASE
 )
+# Symbols found in passwords but not in user names ("ops_admin", "j.doe-2") or emails.
+_PASSWORD_SYMBOL = re.compile(r"[!#$%&*?^~+=]")
 # A user and a password given as a pair: "login is admin / Velvet88", "creds: ops / Fj3kq8Lm".
 _PAIR = LazyPattern(
     r"(?:" + _CONNECTOR + r"|[ \t]+)(?P<user>[^\s/:|,;]{1,64})[ \t]*[/:|][ \t]*" + _PROSE_VALUE,
@@ -218,6 +220,7 @@ _MORE_CODES = re.compile(r"(?:[ \t]*[,;]?[ \t]+(?:\d{4,10}|[0-9a-z]{3,6}-[0-9a-z
 
 _KINDS = {
     "password": "password",
+    "login": "password",
     "pass": "password",
     "pin": "pin",
     "code": "access_code",
@@ -341,6 +344,17 @@ def _pair(text: str, head: Head) -> list[tuple[re.Match[str], str]]:
     return [(pair, PAIR_STATED if stated else PAIR_BARE)]
 
 
+def _login_password(text: str, head: Head) -> list[tuple[re.Match[str], str]]:
+    """ "laptop login is Otter57&kvog": a value with a symbol no user name or email carries."""
+    statement = _STATEMENT.match(text, head.end)
+    if statement is None:
+        return []
+    value = _value_span(statement)[2]
+    if "@" in value or not _PASSWORD_SYMBOL.search(value) or not any(c.isdigit() for c in value):
+        return []
+    return [(statement, STATED)]
+
+
 def _after_user_label(text: str, head: Head) -> bool:
     """ "user tidewell_ops pass ...": a password label right after a user name."""
     return _USER_BEFORE.search(text, max(0, head.start - 80), head.start) is not None
@@ -355,8 +369,10 @@ def _forward_matches(text: str, head: Head) -> list[tuple[re.Match[str], str]]:
     found: list[tuple[re.Match[str], str]] = []
     if head.family in ("login", "credential") and not head.in_identifier:
         found.extend(_pair(text, head))
-        if found or head.family == "login":  # "login: bob" names a user: only a pair holds a password
+        if found:
             return found
+        if head.family == "login":  # "login: bob" names a user: only a pair holds a password...
+            return _login_password(text, head)  # ...or a value no user name looks like
     if head.family in ("network", "password") and not head.in_identifier:
         pair = _pair(text, head)
         if pair and head.family == "network" and acceptable("password", _value_span(pair[0][0])[2], BARE):

@@ -237,3 +237,25 @@ def test_a_generic_word_does_not_outweigh_asking_after_the_users_own_history(mes
     decision = should_auto_retrieve_memory(message, namespace="real_life")
 
     assert decision.should_retrieve, decision.reason
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "écris une carte pour Solène, pour la remercier de m'avoir hébergée",
+        "draft a short note to dr okoye thanking him, same tone as last time",
+        "write a birthday message for Ilka, she's been a rock this year",
+    ],
+)
+def test_a_person_the_user_writes_to_is_someone_in_their_life(message: str) -> None:
+    decision = should_auto_retrieve_memory(message, namespace="real_life")
+
+    assert decision.should_retrieve, decision.reason
+    assert "person_addressed" in decision.reason
+
+
+def test_writing_to_someone_unnamed_is_still_generic() -> None:
+    message = "write an email to a landlord asking for repairs"
+    decision = should_auto_retrieve_memory(message, namespace="real_life")
+
+    assert not decision.should_retrieve, decision.reason

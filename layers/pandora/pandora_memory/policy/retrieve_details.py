@@ -90,7 +90,9 @@ def _read_names(reading: MessageReading, rules: RetrieveRules) -> None:
     a name only with a possessive ("Mina's friend", not "Here's"); either way it can be the subject
     of a recalled event ("Dana said yes") or of "did <Name>"."""
     text, words = reading.text, reading.words
-    if text == reading.lowered:  # typed all in lower case: no names to spot
+    _read_titled_names(reading, rules)
+    if text == reading.lowered:  # typed all in lower case: no other names to spot
+        _read_addressed(reading, rules)
         return
     never_names, openers, names = rules.never_names, rules.sentence_starters, reading.names
     joined: set[str] = set()  # names written next to another one: "Paul Graham"
@@ -123,6 +125,36 @@ def _read_names(reading: MessageReading, rules: RetrieveRules) -> None:
                 reading.add("canon_check", f"{words[position - 1]} {stem}")  # "would Kael forgive"
     if names and rules.habit_words.intersection(reading.wordset):
         _read_person_habits(reading, rules, joined)
+    _read_addressed(reading, rules)
+
+
+def _read_titled_names(reading: MessageReading, rules: RetrieveRules) -> None:
+    """ "dr amaral", "Coach Reyes": the word after a title is a person's name, whatever its case."""
+    words = reading.words
+    for title in rules.name_titles.intersection(reading.wordset):
+        for position in reading.places.of(title):
+            if position + 1 < len(words) and words[position + 1].isalpha():
+                name = words[position + 1]
+                if name not in rules.never_names and name not in rules.sentence_starters:
+                    shown = name.capitalize()
+                    if shown not in reading.names:
+                        reading.names.append(shown)
+
+
+def _read_addressed(reading: MessageReading, rules: RetrieveRules) -> None:
+    """A name the user writes to or for: "a note to Matilde", "draft a reply for dr amaral"."""
+    if not reading.names or rules.writing_words.isdisjoint(reading.wordset):
+        return
+    words = reading.words
+    for name in reading.names:
+        position = reading.places.first(name.lower())
+        if not position:
+            continue
+        before = position - 1
+        if before and words[before] in rules.name_titles:
+            before -= 1
+        if words[before] in rules.addressed_before:
+            reading.add("person_addressed", f"{words[before]} {name}")
 
 
 def _read_person_habits(reading: MessageReading, rules: RetrieveRules, joined: set[str]) -> None:

@@ -232,6 +232,9 @@ class RetrieveRules:
     never_names: frozenset[str]  # listed not-names, and capitalised tools and platforms
     sentence_starters: frozenset[str]
     habit_words: frozenset[str]
+    writing_words: frozenset[str]
+    addressed_before: frozenset[str]
+    name_titles: frozenset[str]
     eponym_nouns: frozenset[str]
     story_determiners: frozenset[str]
     story_indefinites: frozenset[str]
@@ -299,6 +302,9 @@ def retrieve_rules() -> RetrieveRules:
         never_names=_words(names["not_names"]) | _product_words(domains, names["product_families"]),
         sentence_starters=_words(names["sentence_starters"]),
         habit_words=_words(names["habit_words"]),
+        writing_words=_words(names["writing_words"]),
+        addressed_before=_words(names["addressed_before"]),
+        name_titles=_words(names["name_titles"]),
         eponym_nouns=_words(names["eponym_nouns"]),
         story_determiners=_words(context["story_determiners"]),
         story_indefinites=_words(context["story_indefinites"]),

@@ -14,10 +14,11 @@ from pandora_memory.policy.retrieve_signals import MessageReading
 _PERSONAL = "personal_reference"
 _OWNERSHIP = "ownership"
 _PERSON_HABIT = "person_habit"
+_PERSON_ADDRESSED = "person_addressed"
 _OWN_EVENT = "own_event"
 _STORY_FAMILY = "fiction_canon"
 # Families that tie a generic-looking question back to the user's own context.
-_ANCHORS = (_OWNERSHIP, "past_reference", _PERSON_HABIT)
+_ANCHORS = (_OWNERSHIP, "past_reference", _PERSON_HABIT, _PERSON_ADDRESSED)
 # Advice about "someone" in general: only the user's own "my" or "I" lightens it.
 _THIRD_PERSON = "third_person"
 _THIRD_PERSON_ANCHORS = (_OWNERSHIP, _PERSONAL)
@@ -68,7 +69,7 @@ def _message_contributions(reading: MessageReading, rules: RetrieveRules) -> lis
         out.append(Contribution("personal_domain", weights["personal_domain"]))
     if reading.names:
         out.append(Contribution("named_entity", weights["named_entity"], tuple(reading.names)))
-    for family in (_PERSON_HABIT, _OWN_EVENT):
+    for family in (_PERSON_HABIT, _PERSON_ADDRESSED, _OWN_EVENT):
         if family in cues:
             out.append(Contribution(family, weights[family], tuple(cues[family])))
     if reading.specific_items:

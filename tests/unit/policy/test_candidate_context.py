@@ -230,6 +230,14 @@ def test_a_plan_made_with_a_person_and_about_nothing_else_is_a_relationship(mess
     assert "candidate.transfer.relationship_agreement" in decision.rules
 
 
+def test_a_lower_case_name_with_a_korean_with_particle_counts_where_the_cue_is_about_people() -> None:
+    made_up = _decide("ondine랑 화해했어. 다음 주에 다시 보기로 함")
+    tools = _decide("supabase랑 vercel 설정은 끝났어")
+
+    assert made_up.memory_type is MemoryType.RELATIONSHIP_LOOP, made_up.reason
+    assert tools.sensitivity is Sensitivity.LOW, tools.reason
+
+
 def test_a_plan_with_a_person_about_work_stays_a_decision() -> None:
     decision = _decide("Odile이랑 배포는 vercel에서 하기로 했어")
 
@@ -243,6 +251,15 @@ def test_latin_words_glued_to_korean_particles_still_match_their_cues() -> None:
     assert glued.memory_type is MemoryType.DEPLOYMENT_TRUTH
     assert "'vercel'" in glued.reason, glued.reason
     assert glued.reason == spaced.reason
+
+
+def test_generic_decision_wording_in_a_turn_about_the_business_is_a_business_priority() -> None:
+    business = _decide("decided: no more discounts, not even for friends")
+    product = _decide("decided: no more discount codes in the repo, an env var only")
+
+    assert business.memory_type is MemoryType.BUSINESS_PRIORITY, business.reason
+    assert "candidate.transfer.business_decision" in business.rules
+    assert "candidate.transfer.business_decision" not in product.rules, product.reason
 
 
 def test_and_i_names_a_companion_only_near_the_start_of_a_clause() -> None:

@@ -127,6 +127,7 @@ class PeopleRules:
     not_names: frozenset[str]
     companion_max_start: int
     korean_name: re.Pattern[str]
+    lowercase_companion: re.Pattern[str]  # "matilde랑": a name only where the cue is about people
     lowercase_name: re.Pattern[str]
     not_lowercase_names: frozenset[str]
 
@@ -149,10 +150,13 @@ class TransferRules:
     risk_takes_at: float
     risk_takes: tuple[MemoryType, ...]
     risk_takes_cues: frozenset[str]
+    generic_decision_cues: frozenset[str]
     relationship_takes_at: float
     relationship_takes: tuple[MemoryType, ...]
-    relationship_takes_cues: frozenset[str]
     relationship_kept_by: tuple[MemoryType, ...]
+    business_takes_at: float
+    business_takes: tuple[MemoryType, ...]
+    business_kept_by: tuple[MemoryType, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,6 +210,10 @@ def _alternation(words: Iterable[str]) -> str:
     return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in ordered)
 
 
+def _types(names: Iterable[str]) -> tuple[MemoryType, ...]:
+    return tuple(MemoryType(name) for name in names)
+
+
 def _cue_text_set(phrases: Iterable[str]) -> frozenset[str]:
     """Phrases as the texts their hits carry, so that `a|b` and `^` entries compare with hit cues; each
     phrase also as written, for the cue names that are no phrase ("rule:" of a clause label)."""
@@ -241,6 +249,9 @@ def _people_rules(table: Mapping[str, Any]) -> PeopleRules:
             rf"(?<![가-힣])[가-힣]{{2,3}}(?:{_alternation(table['korean_name_particles'])})(?![가-힣])"
             rf"|(?<![A-Za-z])[A-Z][a-z]+(?:{_alternation(table['latin_name_particles'])})(?![가-힣])"
             rf"|(?<![A-Za-z])[a-z]{{3,}}(?:{_alternation(table['latin_lowercase_name_particles'])})(?![가-힣])"
+        ),
+        lowercase_companion=re.compile(
+            rf"(?<![A-Za-z])[a-z]{{3,}}(?:{_alternation(table['latin_lowercase_companion_particles'])})(?![가-힣])"
         ),
         # At a sentence start: a word, maybe an adverb, then a verb only people do ("felix apologised").
         lowercase_name=re.compile(
@@ -385,14 +396,17 @@ def candidate_rules() -> CandidateRules:
         ),
         transfer=TransferRules(
             config_key_shapes=frozenset(transfer["config_key_shapes"]),
-            config_key_takes=tuple(MemoryType(name) for name in transfer["config_key_takes"]),
+            config_key_takes=_types(transfer["config_key_takes"]),
             risk_takes_at=float(transfer["risk_takes_at"]),
-            risk_takes=tuple(MemoryType(name) for name in transfer["risk_takes"]),
+            risk_takes=_types(transfer["risk_takes"]),
             risk_takes_cues=_cue_text_set(transfer["risk_takes_cues"]),
             relationship_takes_at=float(transfer["relationship_takes_at"]),
-            relationship_takes=tuple(MemoryType(name) for name in transfer["relationship_takes"]),
-            relationship_takes_cues=_cue_text_set(transfer["relationship_takes_cues"]),
-            relationship_kept_by=tuple(MemoryType(name) for name in transfer["relationship_kept_by"]),
+            relationship_takes=_types(transfer["relationship_takes"]),
+            generic_decision_cues=_cue_text_set(transfer["generic_decision_cues"]),
+            relationship_kept_by=_types(transfer["relationship_kept_by"]),
+            business_takes_at=float(transfer["business_takes_at"]),
+            business_takes=_types(transfer["business_takes"]),
+            business_kept_by=_types(transfer["business_kept_by"]),
         ),
         sensitivity=SensitivityRules(
             private_shapes=frozenset(sens["private_shapes"]),

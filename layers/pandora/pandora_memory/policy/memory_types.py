@@ -11,7 +11,13 @@ from types import MappingProxyType
 from typing import Final
 
 from pandora_memory.namespaces import Namespace
-from pandora_memory.policy.candidate_rules import COMMITMENT, WRITER_META, CandidateRules, type_family
+from pandora_memory.policy.candidate_rules import (
+    COMMITMENT,
+    WRITER_META,
+    CandidateRules,
+    TransferRules,
+    type_family,
+)
 from pandora_memory.policy.clauses import Clause
 from pandora_memory.policy.models import MemoryType
 from pandora_memory.policy.shapes import opens_with_character
@@ -30,11 +36,14 @@ CONFIG_KEY_PREFIX: Final = "config key: "
 RISK_PREFIX: Final = "about the risk: "
 RULE_RELATIONSHIP_AGREEMENT: Final = "candidate.transfer.relationship_agreement"
 RELATIONSHIP_PREFIX: Final = "between people: "
+RULE_BUSINESS_DECISION: Final = "candidate.transfer.business_decision"
+BUSINESS_PREFIX: Final = "about the business: "
 # Cue-name prefixes of transferred evidence, and the rule each one cites.
 TRANSFER_RULES: Final = (
     (CONFIG_KEY_PREFIX, RULE_CONFIG_KEY),
     (RISK_PREFIX, RULE_RISK_RULE),
     (RELATIONSHIP_PREFIX, RULE_RELATIONSHIP_AGREEMENT),
+    (BUSINESS_PREFIX, RULE_BUSINESS_DECISION),
 )
 _FAMILY_TO_TYPE: Final = {type_family(t): t for t in RULE_ID_BY_TYPE}
 
@@ -130,32 +139,62 @@ def _config_key_transfer(clause: Clause, evidence: TypeEvidence, takes: tuple[Me
             evidence.add(MemoryType.ENV_CONFIG_DECISION, CONFIG_KEY_PREFIX + cue.text, cue.weight)
 
 
+def _holds(evidence: TypeEvidence, memory_type: MemoryType, at: float) -> bool:
+    cues = evidence.cue_weights.get(memory_type)
+    return bool(cues) and sum(cues.values()) >= at
+
+
 def _topic_transfer(
     evidence: TypeEvidence,
     topic: MemoryType,
-    takes_at: float,
     takes: tuple[MemoryType, ...],
     cues: frozenset[str],
     prefix: str,
     kept_by: tuple[MemoryType, ...] = (),
-    kept_at: float | None = None,
+    kept_at: float = 0.0,
 ) -> None:
-    """A turn plainly about a risk or a relationship: its rules and agreements are about that topic
-    ("card debt at 9k. rule: no new purchases", "Noor and I agreed on a no-phones dinner every thursday").
-    Nothing moves while a `kept_by` type holds a strong cue (worth `takes_at`) outside `cues`: the turn
-    is about that, too."""
+    """A turn plainly about a risk, a relationship or the business: its rules and agreements are about
+    that topic ("card debt at 9k. rule: no new purchases", "Noor and I agreed on a no-phones dinner
+    every thursday"). The `takes` types' cues among `cues` count for the topic too, unless a `kept_by`
+    type holds a cue worth `kept_at` outside `cues`: the turn is about that, too."""
     found = evidence.cue_weights
-    own = found.get(topic)
-    if takes_at > 0.0 and (not own or sum(own.values()) < takes_at):
-        return
-    keeps_at = takes_at if kept_at is None else kept_at
     for memory_type in kept_by:
-        if any(w >= keeps_at and cue not in cues for cue, w in found.get(memory_type, {}).items()):
+        if any(w >= kept_at and cue not in cues for cue, w in found.get(memory_type, {}).items()):
             return
     for memory_type in takes:
         for cue, weight in list(found.get(memory_type, {}).items()):
             if cue in cues:
                 evidence.add(topic, prefix + cue, weight)
+
+
+def _transfer_topics(evidence: TypeEvidence, has_person: bool, transfer: TransferRules) -> None:
+    """The risk, relationship and business transfers, added to `evidence` itself so the turn's cues
+    show them."""
+    generic = transfer.generic_decision_cues
+    if _holds(evidence, MemoryType.RISK, transfer.risk_takes_at):
+        _topic_transfer(evidence, MemoryType.RISK, transfer.risk_takes, transfer.risk_takes_cues, RISK_PREFIX)
+    if has_person and MemoryType.PROJECT_DECISION in evidence.cue_weights:
+        strong = _holds(evidence, MemoryType.RELATIONSHIP_LOOP, transfer.relationship_takes_at)
+        _topic_transfer(
+            evidence,
+            MemoryType.RELATIONSHIP_LOOP,
+            transfer.relationship_takes,
+            generic,
+            RELATIONSHIP_PREFIX,
+            kept_by=transfer.relationship_kept_by,
+            # With no relationship cue, a plan made with a person is kept by any cue of another topic.
+            kept_at=transfer.relationship_takes_at if strong else 0.0,
+        )
+    if _holds(evidence, MemoryType.BUSINESS_PRIORITY, transfer.business_takes_at):
+        _topic_transfer(
+            evidence,
+            MemoryType.BUSINESS_PRIORITY,
+            transfer.business_takes,
+            generic,
+            BUSINESS_PREFIX,
+            kept_by=transfer.business_kept_by,
+            kept_at=transfer.business_takes_at,
+        )
 
 
 def score(
@@ -165,41 +204,9 @@ def score(
     has_person: bool,
     rules: CandidateRules,
 ) -> TypeScores:
-    """Turns raw evidence into capped, weighted scores for the types allowed in this namespace.
-
-    The risk and relationship transfers are added to `evidence` itself, so the turn's cues show them."""
-    transfer = rules.transfer
-    if MemoryType.RISK in evidence.cue_weights:
-        _topic_transfer(
-            evidence,
-            MemoryType.RISK,
-            transfer.risk_takes_at,
-            transfer.risk_takes,
-            transfer.risk_takes_cues,
-            RISK_PREFIX,
-        )
-    relationship = evidence.cue_weights.get(MemoryType.RELATIONSHIP_LOOP)
-    if has_person and relationship and sum(relationship.values()) >= transfer.relationship_takes_at:
-        _topic_transfer(
-            evidence,
-            MemoryType.RELATIONSHIP_LOOP,
-            transfer.relationship_takes_at,
-            transfer.relationship_takes,
-            transfer.relationship_takes_cues,
-            RELATIONSHIP_PREFIX,
-            kept_by=transfer.relationship_kept_by,
-        )
-    elif has_person and MemoryType.PROJECT_DECISION in evidence.cue_weights:
-        _topic_transfer(
-            evidence,
-            MemoryType.RELATIONSHIP_LOOP,
-            0.0,
-            transfer.relationship_takes,
-            transfer.relationship_takes_cues,
-            RELATIONSHIP_PREFIX,
-            kept_by=transfer.relationship_kept_by,
-            kept_at=0.0,
-        )
+    """Turns raw evidence into capped, weighted scores for the types allowed in this namespace, after
+    the topic transfers."""
+    _transfer_topics(evidence, has_person, rules.transfer)
     scores: dict[MemoryType, float] = {}
     cues: dict[MemoryType, tuple[str, ...]] = {}
     meta = namespace is Namespace.AU and any(

@@ -41,6 +41,8 @@ def names_someone(text: str, rules: CandidateRules) -> bool:
     the cue itself is about people."""
     if _has_korean_name(text, rules):
         return True
+    if not text.isascii() and rules.people.lowercase_companion.search(text) is not None:
+        return True
     return any(match.group() not in rules.people.not_names for match in rules.people.name.finditer(text))
 
 

@@ -141,7 +141,7 @@ def _config_key_transfer(clause: Clause, evidence: TypeEvidence, takes: tuple[Me
 
 def _holds(evidence: TypeEvidence, memory_type: MemoryType, at: float) -> bool:
     cues = evidence.cue_weights.get(memory_type)
-    return bool(cues) and sum(cues.values()) >= at
+    return cues is not None and sum(cues.values()) >= at
 
 
 def _topic_transfer(

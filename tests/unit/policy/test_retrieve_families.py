@@ -71,3 +71,35 @@ def test_a_disclaimer_outweighs_the_my_it_holds() -> None:
     assert not retrieve
     assert "personal_disclaimer" in rules
     assert _decide("not about the money, did Dana ever pay me back for the tickets")[0]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "what do you remember about my knee rehab?",
+        "지난번에 같이 정리한 이사 체크리스트 기억나?",
+        "tu te souviens de ce qu'on avait dit pour le loyer ?",
+    ],
+)
+def test_asking_what_the_assistant_remembers_of_the_users_things_retrieves(message: str) -> None:
+    retrieve, rules = _decide(message)
+    assert retrieve
+    assert "recall_question" in rules
+
+
+def test_asking_whether_the_assistant_remembers_history_stays_generic() -> None:
+    assert not _decide("do you remember when the first iphone came out")[0]
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["la boutique en ligne : on en était où avec la livraison ?", "so... the quote from monday. too high?"],
+)
+def test_inverted_where_were_we_and_a_thing_from_a_past_day_lean_on_context(message: str) -> None:
+    assert _decide(message)[0]
+
+
+def test_not_wanting_to_contradict_oneself_is_a_continuity_ask_in_the_au() -> None:
+    retrieve, rules = _decide("el faro de Velamar tiene dos torres o una? no quiero contradecirme", "au")
+    assert retrieve
+    assert "au_continuity_check" in rules

@@ -303,6 +303,15 @@ def test_a_fact_about_a_definite_thing_of_the_fiction_is_canon() -> None:
     assert "world subject" in decision.reason
 
 
+def test_a_korean_statement_about_a_thing_of_the_fiction_is_canon() -> None:
+    fact = _decide("등대지기는 12장 시점에 이미 편지를 읽었어. 주인공만 몰라", namespace="au")
+    mood = _decide("오늘은 글이 진짜 안 써진다", namespace="au")
+
+    assert fact.memory_type is MemoryType.AU_CANON, fact.reason
+    assert "world subject" in fact.reason and "chapter <num>" in fact.reason
+    assert not mood.should_create_candidate, mood.reason
+
+
 def test_a_todo_about_the_writing_stays_an_open_loop_in_the_fiction() -> None:
     decision = _decide("AU todo: fix the ch 4 timeline where the wedding comes too early", namespace="au")
 

@@ -137,6 +137,9 @@ class AuRules:
     character_subject_weight: float
     world_subject_openers: frozenset[str]
     world_subject_min_words: int
+    world_subject_korean_particles: tuple[str, ...]
+    world_subject_korean_min_words: int
+    not_world_subjects: frozenset[str]
     writer_meta_penalty: float
     writing_types: frozenset[MemoryType]
 
@@ -391,6 +394,9 @@ def candidate_rules() -> CandidateRules:
             character_subject_weight=weights[au_table["character_subject_tier"]],
             world_subject_openers=frozenset(au_table["world_subject_openers"]),
             world_subject_min_words=int(au_table["world_subject_min_words"]),
+            world_subject_korean_particles=tuple(au_table["world_subject_korean_particles"]),
+            world_subject_korean_min_words=int(au_table["world_subject_korean_min_words"]),
+            not_world_subjects=frozenset(au_table["not_world_subjects"]),
             writer_meta_penalty=float(au_table["writer_meta_penalty"]),
             writing_types=frozenset(MemoryType(name) for name in au_table["writing_types"]),
         ),

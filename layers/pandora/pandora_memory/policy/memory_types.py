@@ -124,10 +124,19 @@ def collect(clauses: Sequence[Clause], namespace: Namespace, rules: CandidateRul
 
 
 def _opens_with_world_subject(tokens: Sequence[str], rules: CandidateRules) -> bool:
-    """ "the harbour city sank in the long winter", "la plaza tiene dos torres": a definite thing of the
-    world, stated at some length."""
+    """ "the harbour city sank in the long winter", "la plaza tiene dos torres", "등대는 폭풍 이후로 불이
+    꺼졌어": a definite thing of the world, stated at some length."""
     au = rules.au
-    return len(tokens) >= au.world_subject_min_words and tokens[0] in au.world_subject_openers
+    if not tokens:
+        return False
+    first = tokens[0]
+    if first.isascii():
+        return len(tokens) >= au.world_subject_min_words and first in au.world_subject_openers
+    return (
+        len(tokens) >= au.world_subject_korean_min_words
+        and first.endswith(au.world_subject_korean_particles)
+        and first not in au.not_world_subjects
+    )
 
 
 def _config_key_transfer(clause: Clause, evidence: TypeEvidence, takes: tuple[MemoryType, ...]) -> None:

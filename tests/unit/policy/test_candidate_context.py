@@ -120,6 +120,9 @@ class TestEvidenceInContext:
         ("Marco and I clashed again in the design review, I'll talk to him tomorrow", Sensitivity.HIGH),
         ("Jonas and I had a huge row, he's not picking up my calls", Sensitivity.HIGH),
         ("a reporter asked me about the breach at my old employer, I'm not commenting", Sensitivity.HIGH),
+        ("my tendinitis flared up again, so no climbing until june. hold me to it", Sensitivity.HIGH),
+        ("our liability insurance lapsed in august; renewing is blocked until the broker replies", Sensitivity.HIGH),
+        ("Noa stayed over for the first time, still processing it", Sensitivity.PRIVATE),
     ],
 )
 def test_family_secrets_conflicts_and_press_are_gated(message: str, level: Sensitivity) -> None:
@@ -135,6 +138,7 @@ def test_family_secrets_conflicts_and_press_are_gated(message: str, level: Sensi
         "I disabled the cron for the weekend",
         "the payment settlement job runs at 2am",
         "we add the copyright header to every source file",
+        "the sync needs empathy in its error messages, plain words only",
     ],
 )
 def test_engineering_words_shared_with_sensitive_topics_stay_low(message: str) -> None:

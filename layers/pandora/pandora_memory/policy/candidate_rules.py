@@ -168,6 +168,9 @@ class SensitivityRules:
     type_floor: Mapping[MemoryType, Sensitivity]
     secret_floor: Sensitivity
     person_level: Sensitivity
+    health_suffixes: tuple[str, ...]
+    health_min_chars: int
+    not_health_words: frozenset[str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -419,6 +422,9 @@ def candidate_rules() -> CandidateRules:
             type_floor={MemoryType(k): Sensitivity(v) for k, v in sens["type_floor"].items()},
             secret_floor=Sensitivity(sens["secret_floor"]),
             person_level=Sensitivity(sens["person_level"]),
+            health_suffixes=tuple(sens["health_suffixes"]),
+            health_min_chars=int(sens["health_min_chars"]),
+            not_health_words=frozenset(sens["not_health_words"]),
         ),
         types=types,
         type_priority=tuple(MemoryType(name) for name in table["type_priority"]),

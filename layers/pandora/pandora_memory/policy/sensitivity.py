@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from pandora_memory.namespaces import Namespace
-from pandora_memory.policy.candidate_rules import SENSITIVITY_FAMILIES, CandidateRules
+from pandora_memory.policy.candidate_rules import SENSITIVITY_FAMILIES, CandidateRules, SensitivityRules
 from pandora_memory.policy.clauses import Clause
 from pandora_memory.policy.lexicon import Hit
 from pandora_memory.policy.models import MemoryType, Sensitivity
@@ -21,6 +21,19 @@ _LEVEL_OF_FAMILY = {
     SENSITIVITY_FAMILIES["high"]: Sensitivity.HIGH,
     SENSITIVITY_FAMILIES["medium"]: Sensitivity.MEDIUM,
 }
+
+
+def _illness(clauses: Sequence[Clause], rules: SensitivityRules) -> str:
+    """The first word named like an illness ("narcolepsy", "tendinitis"), or ""."""
+    for clause in clauses:
+        for token in clause.tokens:
+            if (
+                token.endswith(rules.health_suffixes)
+                and len(token) >= rules.health_min_chars
+                and token not in rules.not_health_words
+            ):
+                return token
+    return ""
 
 
 def rule_id(level: Sensitivity) -> str:
@@ -63,6 +76,10 @@ def assess(
         for family, family_level in _LEVEL_OF_FAMILY.items():
             for hit in hits.get(family, ()):
                 raise_to(family_level, hit.cue.text)
+    if real_life:
+        illness = _illness(clauses, rules.sensitivity)
+        if illness:
+            raise_to(Sensitivity.HIGH, illness)
     if any(clause.shapes & rules.sensitivity.private_shapes for clause in clauses):
         raise_to(Sensitivity.PRIVATE, "identifying number")
     if real_life and person_cues:

@@ -121,7 +121,7 @@ class TestEvidenceInContext:
         ("Jonas and I had a huge row, he's not picking up my calls", Sensitivity.HIGH),
         ("a reporter asked me about the breach at my old employer, I'm not commenting", Sensitivity.HIGH),
         ("my tendinitis flared up again, so no climbing until june. hold me to it", Sensitivity.HIGH),
-        ("our liability insurance lapsed in august; renewing is blocked until the broker replies", Sensitivity.HIGH),
+        ("our insurance lapsed in august; renewing is blocked until the broker replies", Sensitivity.HIGH),
         ("Noa stayed over for the first time, still processing it", Sensitivity.PRIVATE),
     ],
 )

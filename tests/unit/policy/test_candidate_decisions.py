@@ -137,6 +137,25 @@ def test_an_accepted_proposal_becomes_a_reviewed_candidate() -> None:
     assert decision.requires_review, "a memory taken from the reply is confirmed by the user first"
 
 
+def test_choosing_one_of_the_proposals_is_a_reviewed_decision_even_without_known_words() -> None:
+    decision = should_auto_create_memory_candidate(
+        "perfect, go with B",
+        "Option A: a blue logo with the lamp. Option B: a green logo with the anchor.",
+        namespace="real_life",
+    )
+    assert decision.status is CandidateStatus.CANDIDATE, decision.reason
+    assert decision.memory_type is MemoryType.PROJECT_DECISION
+    assert "candidate.assistant.chosen" in decision.rules
+    assert decision.requires_review
+
+
+def test_agreeing_to_an_answer_that_proposes_nothing_is_no_choice() -> None:
+    decision = should_auto_create_memory_candidate(
+        "yes do that", "Here is the gist: the article argues that remote work boosts output.", "real_life"
+    )
+    assert decision.status is CandidateStatus.NOT_CANDIDATE, decision.reason
+
+
 def test_an_assistant_confirmation_raises_confidence() -> None:
     message = "from now on answer in short bullets, walls of text make me skim"
     alone = should_auto_create_memory_candidate(message, namespace="real_life")

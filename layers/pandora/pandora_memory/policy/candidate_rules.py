@@ -22,6 +22,8 @@ RETRACTION_REASON = "retraction_reason"
 DISCLAIMER = "disclaimer"
 UNCERTAINTY = "uncertainty"
 ACCEPTANCE = "acceptance"
+CHOICE = "choice"
+PROPOSAL = "proposal"
 CONFIRMATION = "confirmation"
 ASSISTANT_OFFER = "assistant_offer"
 RECALL = "recall"
@@ -187,6 +189,8 @@ class CandidateRules:
     type_priority: tuple[MemoryType, ...]
     real_life_only_types: frozenset[MemoryType]
     fallback_type: Mapping[str, MemoryType]
+    chosen_type: Mapping[str, MemoryType]
+    chosen_type_with_person: MemoryType
     summary_fillers: re.Pattern[str]
     summary_filler_words: frozenset[str]
     threshold: float
@@ -332,6 +336,8 @@ def candidate_rules() -> CandidateRules:
         (DISCLAIMER, durability["disclaimer"]),
         (UNCERTAINTY, durability["uncertainty"]),
         (ACCEPTANCE, durability["acceptance"]),
+        (CHOICE, durability["choice"]),
+        (PROPOSAL, durability["proposal"]),
         (CONFIRMATION, durability["confirmation"]),
         (ASSISTANT_OFFER, durability["assistant_offer"]),
         (RECALL, mood["recall"]),
@@ -430,6 +436,8 @@ def candidate_rules() -> CandidateRules:
         type_priority=tuple(MemoryType(name) for name in table["type_priority"]),
         real_life_only_types=frozenset(MemoryType(name) for name in table["real_life_only_types"]),
         fallback_type={ns: MemoryType(name) for ns, name in table["fallback_type"].items()},
+        chosen_type={ns: MemoryType(name) for ns, name in table["chosen_type"].items()},
+        chosen_type_with_person=MemoryType(table["chosen_type_with_person"]),
         summary_fillers=re.compile(
             rf"(?i)(?<![\w\[:])(?:{_alternation(table['summary_fillers'])})(?![\w\]]),?\s*"
         ),

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from pandora_memory.namespaces import Namespace
 from pandora_memory.policy import durability, memory_types, statement
-from pandora_memory.policy.candidate_rules import CandidateRules
+from pandora_memory.policy.candidate_rules import CHOICE, PROPOSAL, CandidateRules
 from pandora_memory.policy.clauses import Clause, hits_by_family, read_text
 from pandora_memory.policy.lexicon import Hit
 from pandora_memory.policy.memory_types import RULE_ID_BY_TYPE, TypeEvidence
@@ -24,6 +24,7 @@ RULE_ASSISTANT_ACCEPTED = "candidate.assistant.accepted"
 RULE_ASSISTANT_CONFIRMED = "candidate.assistant.confirmed"
 RULE_ASSISTANT_IGNORED = "candidate.assistant.ignored"
 RULE_FALLBACK_TYPE = "candidate.type.fallback"
+RULE_CHOSEN = "candidate.assistant.chosen"
 
 
 @dataclass(slots=True)
@@ -61,6 +62,7 @@ class _Gathered:
     commitment_cues: tuple[str, ...]
     summary_clauses: tuple[Clause, ...]
     bonus: float = 0.0
+    chosen: bool = False  # the user picked one of the assistant's proposals ("go with B")
 
 
 def quoted(cues: Sequence[str]) -> str:
@@ -93,7 +95,7 @@ def read_turn(
         )
         return reading
     _note_verdict(reading, verdict)
-    gathered = _gather(reading, verdict, assistant_text, namespace, rules)
+    gathered = _gather(reading, verdict, user_hits, assistant_text, namespace, rules)
     person_hits = hits_by_family(reading.person_clauses) if reading.from_assistant else user_hits
     reading.people = person_cues(" ".join(c.text for c in reading.person_clauses), person_hits, rules)
     _conclude(reading, verdict, gathered, user_hits, namespace, rules)
@@ -114,6 +116,7 @@ def _note_verdict(reading: Reading, verdict: durability.Durability) -> None:
 def _gather(
     reading: Reading,
     verdict: durability.Durability,
+    user_hits: Mapping[str, Sequence[Hit]],
     assistant_text: str | None,
     namespace: Namespace,
     rules: CandidateRules,
@@ -140,6 +143,9 @@ def _gather(
         gathered.commitment_cues += extra_cues
         gathered.bonus += rules.acceptance_bonus
         gathered.summary_clauses = proposals
+        gathered.chosen = CHOICE in user_hits and any(
+            hit.cue.family == PROPOSAL for clause in proposals for hit in clause.hits
+        )
         reading.from_assistant = True
         reading.person_clauses = (*reading.person_clauses, *proposals)
         reading.cite(RULE_ASSISTANT_ACCEPTED, note="user accepted the assistant's proposal")
@@ -181,14 +187,22 @@ def _conclude(
     ranked = scores.ranked(rules.type_priority)
     best_type, best = ranked[0] if ranked else (MemoryType.NONE, 0.0)
     runner_up = ranked[1][1] if len(ranked) > 1 else 0.0
-    fallback = best < rules.statement.min_type_evidence and gathered.commitment >= rules.threshold
+    weak = best < rules.statement.min_type_evidence
+    fallback = weak and gathered.commitment >= rules.threshold
+    chosen = weak and not fallback and gathered.chosen
     if fallback:
         best_type = rules.fallback_type[namespace.value]
-    eligible = best >= rules.statement.min_type_evidence or fallback
+    elif chosen:
+        real_life = namespace is Namespace.REAL_LIFE
+        by_person = real_life and has_person
+        best_type = rules.chosen_type_with_person if by_person else rules.chosen_type[namespace.value]
+    eligible = not weak or fallback or chosen
     declarative = statement.support(gathered.summary_clauses, rules)
     penalty, momentary = statement.momentary(user_hits, rules)
     earned = best + gathered.commitment + declarative.score + gathered.bonus if eligible else best
     total = earned - verdict.uncertainty - penalty
+    if chosen:  # the choice itself is the memory: it reaches the threshold, no further
+        total = max(total, rules.threshold)
     if momentary:
         reading.cite(statement.RULE_MOMENTARY, momentary, f"of the moment ({quoted(momentary)})")
     reading.summary_clauses = gathered.summary_clauses
@@ -207,7 +221,7 @@ def _conclude(
     logit = base_logit + rules.confidence_slope * (total - rules.threshold)
     if best > 0.0:
         logit -= rules.ambiguity_penalty * (runner_up / best)
-    if fallback:
+    if fallback or chosen:
         logit -= rules.ambiguity_penalty
     if reading.from_assistant:
         logit -= rules.assistant_derived_penalty
@@ -217,13 +231,16 @@ def _conclude(
     type_cues = list(scores.cues.get(best_type, ()))
     if fallback:
         reading.cite(RULE_FALLBACK_TYPE, note=f"only commitment cues; filed as {best_type.value}")
+    elif chosen:
+        reading.cite(RULE_CHOSEN, note=f"user chose the assistant's proposal; filed as {best_type.value}")
+    basis = "the user's choice" if chosen else "commitment alone"
     for prefix, rule in memory_types.TRANSFER_RULES:
         if any(cue.startswith(prefix) for cue in type_cues):
             reading.cite(rule)
     reading.cite(
         RULE_ID_BY_TYPE[best_type],
         type_cues,
-        f"{best_type.value} from {quoted(type_cues) or 'commitment alone'} (evidence {total:.2f})",
+        f"{best_type.value} from {quoted(type_cues) or basis} (evidence {total:.2f})",
     )
     if gathered.commitment_cues:
         commitment_note = f"commitment ({quoted(gathered.commitment_cues)})"

@@ -103,3 +103,21 @@ def test_not_wanting_to_contradict_oneself_is_a_continuity_ask_in_the_au() -> No
     retrieve, rules = _decide("el faro de Velamar tiene dos torres o una? no quiero contradecirme", "au")
     assert retrieve
     assert "au_continuity_check" in rules
+
+
+def test_redoing_an_earlier_piece_of_work_with_new_inputs_leans_on_it() -> None:
+    assert _decide("the cash forecast for the bakery - redo it with the new flour prices")[0]
+    assert not _decide("redo this sentence so it sounds friendlier")[0]
+
+
+def test_how_to_answer_someone_is_the_users_own_situation_not_a_generic_question() -> None:
+    retrieve, rules = _decide("a reviewer says we stole the design. how should I reply?")
+    assert retrieve
+    assert "own_response" in rules
+    assert not _decide("how do I respond to a rude email in general")[0]
+
+
+def test_a_capitalised_name_with_a_korean_particle_is_a_name() -> None:
+    retrieve, rules = _decide("내일 Solveig랑 통화 있는데 준비 좀 도와줘")
+    assert retrieve
+    assert "named_entity" in rules

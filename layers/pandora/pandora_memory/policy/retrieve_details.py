@@ -17,10 +17,12 @@ _DIGIT = re.compile(r"\d")
 _ASCII_DIGITS = "0123456789"
 # Capitalised words, for names. Letters only: a token mixing digits is never echoed as a name.
 # Not a word inside a word or an identifier (iPhone, TypeError, Foo2, Foo_bar): no letter or digit
-# just before, no word character just after. The lookarounds let the regex engine drop those,
-# which pasted tokens and code hold by the dozen, without a Python loop turn each; the lookbehind
-# comes after the capital so that the search still jumps from one capital to the next.
-_CAPITALISED = re.compile(r"[A-ZÀ-ÖØ-Þ](?<![^\W_].)[a-zß-öø-ÿ]+(?!\w)")
+# just before, no word character just after but a Korean or Japanese particle ("Gunnar랑"). The
+# lookarounds let the regex engine drop those, which pasted tokens and code hold by the dozen, without
+# a Python loop turn each; the lookbehind comes after the capital so that the search still jumps from
+# one capital to the next.
+_CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3"
+_CAPITALISED = re.compile(rf"[A-ZÀ-ÖØ-Þ](?<![^\W_].)[a-zß-öø-ÿ]+(?![^\W{_CJK}])")
 _SENTENCE_END = ".!?:;"
 # "would Kael ...": asking what a character would do, like "would he" among the canon checks.
 _IN_CHARACTER = frozenset(("would", "wouldn"))

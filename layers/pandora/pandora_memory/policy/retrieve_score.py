@@ -18,7 +18,7 @@ _PERSON_ADDRESSED = "person_addressed"
 _OWN_EVENT = "own_event"
 _STORY_FAMILY = "fiction_canon"
 # Families that tie a generic-looking question back to the user's own context.
-_ANCHORS = (_OWNERSHIP, "past_reference", _PERSON_HABIT, _PERSON_ADDRESSED)
+_ANCHORS = (_OWNERSHIP, "past_reference", _PERSON_HABIT, _PERSON_ADDRESSED, "own_response")
 # Advice about "someone" in general: only the user's own "my" or "I" lightens it.
 _THIRD_PERSON = "third_person"
 _THIRD_PERSON_ANCHORS = (_OWNERSHIP, _PERSONAL)

@@ -121,3 +121,12 @@ def test_a_capitalised_name_with_a_korean_particle_is_a_name() -> None:
     retrieve, rules = _decide("내일 Solveig랑 통화 있는데 준비 좀 도와줘")
     assert retrieve
     assert "named_entity" in rules
+
+
+@pytest.mark.parametrize(
+    "message", ["is it 'fewer' or 'less' here: ___ people came", "is it 'lie' or 'lay' in 'I need to ___ down'"]
+)
+def test_a_word_choice_question_is_generic_whatever_its_it(message: str) -> None:
+    retrieve, rules = _decide(message)
+    assert not retrieve
+    assert "generic_question" in rules

@@ -266,6 +266,15 @@ def test_generic_decision_wording_in_a_turn_about_the_business_is_a_business_pri
     assert "candidate.transfer.business_decision" not in product.rules, product.reason
 
 
+def test_a_standing_rule_about_a_setting_is_a_config_decision_but_a_bare_fact_stays_a_deployment() -> None:
+    rule = _decide("ruby pinned to 3.3 via .ruby-version in every repo, don't bump it without me")
+    fact = _decide("the billing api: node 20 and pnpm 9, pinned in .nvmrc")
+
+    assert rule.memory_type is MemoryType.ENV_CONFIG_DECISION, rule.reason
+    assert "candidate.transfer.config_rule" in rule.rules
+    assert fact.memory_type is MemoryType.DEPLOYMENT_TRUTH, fact.reason
+
+
 def test_and_i_names_a_companion_only_near_the_start_of_a_clause() -> None:
     thing = _decide("the bot can't go live: verification needs a privacy policy and I don't have one")
     companion = _decide("mina and I agreed to split rent 60/40 from now on")

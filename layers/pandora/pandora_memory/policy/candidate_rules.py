@@ -24,6 +24,7 @@ UNCERTAINTY = "uncertainty"
 ACCEPTANCE = "acceptance"
 CHOICE = "choice"
 PROPOSAL = "proposal"
+CONFIG_RULE = "config_rule"
 CONFIRMATION = "confirmation"
 ASSISTANT_OFFER = "assistant_offer"
 RECALL = "recall"
@@ -162,6 +163,8 @@ class TransferRules:
     business_takes_at: float
     business_takes: tuple[MemoryType, ...]
     business_kept_by: tuple[MemoryType, ...]
+    config_rule_takes: tuple[MemoryType, ...]
+    config_rule_setting_cues: frozenset[str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -338,6 +341,7 @@ def candidate_rules() -> CandidateRules:
         (ACCEPTANCE, durability["acceptance"]),
         (CHOICE, durability["choice"]),
         (PROPOSAL, durability["proposal"]),
+        (CONFIG_RULE, transfer["config_rule_cues"]),
         (CONFIRMATION, durability["confirmation"]),
         (ASSISTANT_OFFER, durability["assistant_offer"]),
         (RECALL, mood["recall"]),
@@ -422,6 +426,8 @@ def candidate_rules() -> CandidateRules:
             business_takes_at=float(transfer["business_takes_at"]),
             business_takes=_types(transfer["business_takes"]),
             business_kept_by=_types(transfer["business_kept_by"]),
+            config_rule_takes=_types(transfer["config_rule_takes"]),
+            config_rule_setting_cues=_cue_text_set(transfer["config_rule_setting_cues"]),
         ),
         sensitivity=SensitivityRules(
             private_shapes=frozenset(sens["private_shapes"]),

@@ -13,6 +13,7 @@ from typing import Final
 from pandora_memory.namespaces import Namespace
 from pandora_memory.policy.candidate_rules import (
     COMMITMENT,
+    CONFIG_RULE,
     WRITER_META,
     CandidateRules,
     TransferRules,
@@ -38,14 +39,18 @@ RULE_RELATIONSHIP_AGREEMENT: Final = "candidate.transfer.relationship_agreement"
 RELATIONSHIP_PREFIX: Final = "between people: "
 RULE_BUSINESS_DECISION: Final = "candidate.transfer.business_decision"
 BUSINESS_PREFIX: Final = "about the business: "
+RULE_CONFIG_RULE: Final = "candidate.transfer.config_rule"
+CONFIG_RULE_PREFIX: Final = "setting kept: "
 # Cue-name prefixes of transferred evidence, and the rule each one cites.
 TRANSFER_RULES: Final = (
     (CONFIG_KEY_PREFIX, RULE_CONFIG_KEY),
     (RISK_PREFIX, RULE_RISK_RULE),
     (RELATIONSHIP_PREFIX, RULE_RELATIONSHIP_AGREEMENT),
     (BUSINESS_PREFIX, RULE_BUSINESS_DECISION),
+    (CONFIG_RULE_PREFIX, RULE_CONFIG_RULE),
 )
 _FAMILY_TO_TYPE: Final = {type_family(t): t for t in RULE_ID_BY_TYPE}
+_RULE_FAMILIES: Final = frozenset((COMMITMENT, CONFIG_RULE))
 
 
 @dataclass(slots=True)
@@ -148,6 +153,11 @@ def _config_key_transfer(clause: Clause, evidence: TypeEvidence, takes: tuple[Me
             evidence.add(MemoryType.ENV_CONFIG_DECISION, CONFIG_KEY_PREFIX + cue.text, cue.weight)
 
 
+def _commits(clauses: Sequence[Clause]) -> bool:
+    """A standing rule: "from now on", "never", "don't bump it", "in all my repos"."""
+    return any(hit.cue.family in _RULE_FAMILIES for clause in clauses for hit in clause.hits)
+
+
 def _holds(evidence: TypeEvidence, memory_type: MemoryType, at: float) -> bool:
     cues = evidence.cue_weights.get(memory_type)
     return cues is not None and sum(cues.values()) >= at
@@ -176,10 +186,20 @@ def _topic_transfer(
                 evidence.add(topic, prefix + cue, weight)
 
 
-def _transfer_topics(evidence: TypeEvidence, has_person: bool, transfer: TransferRules) -> None:
-    """The risk, relationship and business transfers, added to `evidence` itself so the turn's cues
-    show them."""
+def _transfer_topics(
+    evidence: TypeEvidence, clauses: Sequence[Clause], has_person: bool, transfer: TransferRules
+) -> None:
+    """The risk, relationship, business and config-rule transfers, added to `evidence` itself so the
+    turn's cues show them."""
     generic = transfer.generic_decision_cues
+    if MemoryType.DEPLOYMENT_TRUTH in evidence.cue_weights and _commits(clauses):
+        _topic_transfer(
+            evidence,
+            MemoryType.ENV_CONFIG_DECISION,
+            transfer.config_rule_takes,
+            transfer.config_rule_setting_cues,
+            CONFIG_RULE_PREFIX,
+        )
     if _holds(evidence, MemoryType.RISK, transfer.risk_takes_at):
         _topic_transfer(evidence, MemoryType.RISK, transfer.risk_takes, transfer.risk_takes_cues, RISK_PREFIX)
     if has_person and MemoryType.PROJECT_DECISION in evidence.cue_weights:
@@ -215,7 +235,7 @@ def score(
 ) -> TypeScores:
     """Turns raw evidence into capped, weighted scores for the types allowed in this namespace, after
     the topic transfers."""
-    _transfer_topics(evidence, has_person, rules.transfer)
+    _transfer_topics(evidence, clauses, has_person, rules.transfer)
     scores: dict[MemoryType, float] = {}
     cues: dict[MemoryType, tuple[str, ...]] = {}
     meta = namespace is Namespace.AU and any(

@@ -242,6 +242,14 @@ def test_a_lower_case_name_with_a_korean_with_particle_counts_where_the_cue_is_a
     assert tools.sensitivity is Sensitivity.LOW, tools.reason
 
 
+def test_an_intimate_detail_involves_someone_even_unnamed() -> None:
+    decision = _decide("sam said i love you first and i panicked. we're talking it through on sunday")
+
+    assert decision.memory_type is MemoryType.RELATIONSHIP_LOOP, decision.reason
+    assert decision.sensitivity is Sensitivity.PRIVATE
+    assert decision.requires_review
+
+
 def test_a_plan_with_a_person_about_work_stays_a_decision() -> None:
     decision = _decide("Odile이랑 배포는 vercel에서 하기로 했어")
 

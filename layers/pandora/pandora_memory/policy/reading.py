@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from pandora_memory.namespaces import Namespace
 from pandora_memory.policy import durability, memory_types, statement
-from pandora_memory.policy.candidate_rules import CHOICE, PROPOSAL, CandidateRules
+from pandora_memory.policy.candidate_rules import CHOICE, PROPOSAL, SENSITIVITY_FAMILIES, CandidateRules
 from pandora_memory.policy.clauses import Clause, hits_by_family, read_text
 from pandora_memory.policy.lexicon import Hit
 from pandora_memory.policy.memory_types import RULE_ID_BY_TYPE, TypeEvidence
@@ -25,6 +25,7 @@ RULE_ASSISTANT_CONFIRMED = "candidate.assistant.confirmed"
 RULE_ASSISTANT_IGNORED = "candidate.assistant.ignored"
 RULE_FALLBACK_TYPE = "candidate.type.fallback"
 RULE_CHOSEN = "candidate.assistant.chosen"
+_PRIVATE = SENSITIVITY_FAMILIES["private"]
 
 
 @dataclass(slots=True)
@@ -182,7 +183,9 @@ def _conclude(
     # Only a type that needs a person makes the name check worth running.
     needs_person = any(rules.types[t].needs_person for t in gathered.types.cue_weights)
     summary_text = " ".join(c.text for c in gathered.summary_clauses) if needs_person else ""
-    has_person = bool(reading.people) or (needs_person and names_someone(summary_text, rules))
+    # An intimate detail ("said I love you", "asked me to move in") involves someone even unnamed.
+    intimate = _PRIVATE in user_hits
+    has_person = bool(reading.people) or intimate or (needs_person and names_someone(summary_text, rules))
     scores = memory_types.score(gathered.types, verdict.evidence, namespace, has_person, rules)
     ranked = scores.ranked(rules.type_priority)
     best_type, best = ranked[0] if ranked else (MemoryType.NONE, 0.0)

@@ -250,6 +250,12 @@ def test_an_intimate_detail_involves_someone_even_unnamed() -> None:
     assert decision.requires_review
 
 
+def test_a_quarrel_involves_someone_even_unnamed() -> None:
+    decision = _decide("we had a huge fight about the holidays. I said I'd decide about flying home by june")
+
+    assert decision.memory_type is MemoryType.RELATIONSHIP_LOOP, decision.reason
+
+
 def test_a_plan_with_a_person_about_work_stays_a_decision() -> None:
     decision = _decide("Odile이랑 배포는 vercel에서 하기로 했어")
 

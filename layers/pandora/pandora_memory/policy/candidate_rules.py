@@ -34,6 +34,7 @@ HEARSAY = "hearsay"
 REQUEST = "request"
 KIN = "kin"
 COMPANION = "companion"
+PERSON_IMPLIED = "person_implied"
 PRONOUN = "pronoun"
 WRITER_META = "writer_meta"
 STABILITY = "stability"
@@ -353,6 +354,7 @@ def candidate_rules() -> CandidateRules:
         # "mum's birthday": a possessive keeps the apostrophe inside the token, so it is listed too.
         (KIN, [*people["kin"], *(f"{w}'s" for w in people["kin"] if w.isascii() and " " not in w)]),
         (COMPANION, people["companions"]),
+        (PERSON_IMPLIED, people["implied_by"]),
         (PRONOUN, people["pronouns"]),
         (WRITER_META, au_table["writer_meta"]),
         (MOMENTARY, statement["momentary"]),

@@ -11,7 +11,13 @@ from dataclasses import dataclass, field
 
 from pandora_memory.namespaces import Namespace
 from pandora_memory.policy import durability, memory_types, statement
-from pandora_memory.policy.candidate_rules import CHOICE, PROPOSAL, SENSITIVITY_FAMILIES, CandidateRules
+from pandora_memory.policy.candidate_rules import (
+    CHOICE,
+    PERSON_IMPLIED,
+    PROPOSAL,
+    SENSITIVITY_FAMILIES,
+    CandidateRules,
+)
 from pandora_memory.policy.clauses import Clause, hits_by_family, read_text
 from pandora_memory.policy.lexicon import Hit
 from pandora_memory.policy.memory_types import RULE_ID_BY_TYPE, TypeEvidence
@@ -183,9 +189,10 @@ def _conclude(
     # Only a type that needs a person makes the name check worth running.
     needs_person = any(rules.types[t].needs_person for t in gathered.types.cue_weights)
     summary_text = " ".join(c.text for c in gathered.summary_clauses) if needs_person else ""
-    # An intimate detail ("said I love you", "asked me to move in") involves someone even unnamed.
-    intimate = _PRIVATE in user_hits
-    has_person = bool(reading.people) or intimate or (needs_person and names_someone(summary_text, rules))
+    # An intimate detail ("said I love you") or a quarrel ("we had a big fight") involves someone even
+    # unnamed.
+    implied = _PRIVATE in user_hits or PERSON_IMPLIED in user_hits
+    has_person = bool(reading.people) or implied or (needs_person and names_someone(summary_text, rules))
     scores = memory_types.score(gathered.types, verdict.evidence, namespace, has_person, rules)
     ranked = scores.ranked(rules.type_priority)
     best_type, best = ranked[0] if ranked else (MemoryType.NONE, 0.0)

@@ -289,6 +289,13 @@ def test_a_standing_rule_about_a_setting_is_a_config_decision_but_a_bare_fact_st
     assert fact.memory_type is MemoryType.DEPLOYMENT_TRUTH, fact.reason
 
 
+def test_x_it_is_settles_a_choice() -> None:
+    decision = _decide("ok, sveltekit it is")
+
+    assert decision.memory_type is MemoryType.PROJECT_DECISION, decision.reason
+    assert not _decide("it is what it is").should_create_candidate
+
+
 def test_and_i_names_a_companion_only_near_the_start_of_a_clause() -> None:
     thing = _decide("the bot can't go live: verification needs a privacy policy and I don't have one")
     companion = _decide("mina and I agreed to split rent 60/40 from now on")

@@ -203,6 +203,8 @@ def test_a_labelled_list_is_not_pasted_material() -> None:
         "a coworker told me Figma is killing the free tier",
         "saw a thread saying the registry is going read-only next year",
         "the newsletter said wax prices are going up 20% next year",
+        "folks on reddit say the new ios build rejects any app with a lottery wheel",
+        "vercel이 내년에 요금제 바꾼다는 기사 봤어",
     ],
 )
 def test_what_others_report_is_not_the_users_memory(message: str) -> None:
@@ -287,6 +289,10 @@ def test_a_standing_rule_about_a_setting_is_a_config_decision_but_a_bare_fact_st
     assert rule.memory_type is MemoryType.ENV_CONFIG_DECISION, rule.reason
     assert "candidate.transfer.config_rule" in rule.rules
     assert fact.memory_type is MemoryType.DEPLOYMENT_TRUTH, fact.reason
+
+
+def test_a_korean_take_back_that_leaves_nothing_decided_is_no_memory() -> None:
+    assert not _decide("아 방금 말한 거 취소. 출시일 아직 안 정했어").should_create_candidate
 
 
 def test_x_it_is_settles_a_choice() -> None:

@@ -46,6 +46,7 @@ class TestTakingBack:
             "we're moving billing to Paddle. jk, we're staying with Stripe",
             "Sol is Ivo's twin - no, sorry, I'm mixing them up, ignore",
             "the api rate limit is 50/min, scratch that, it was the old project",
+            "I said I'd call the plumber about the boiler but forget it, the landlord handles it",
         ],
     )
     def test_a_retraction_and_its_reason_leave_no_memory(self, message: str) -> None:

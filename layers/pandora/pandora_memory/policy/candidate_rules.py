@@ -11,6 +11,7 @@ from typing import Any
 from pandora_memory.policy.lexicon import Cue, PhraseIndex, cue_texts
 from pandora_memory.policy.models import MemoryType, Sensitivity
 from pandora_memory.policy.rules import section
+from pandora_memory.policy.text import cue_pattern
 
 TIERS = ("strong", "medium", "weak")
 
@@ -23,7 +24,6 @@ DISCLAIMER = "disclaimer"
 UNCERTAINTY = "uncertainty"
 ACCEPTANCE = "acceptance"
 CHOICE = "choice"
-PROPOSAL = "proposal"
 CONFIG_RULE = "config_rule"
 CONFIRMATION = "confirmation"
 ASSISTANT_OFFER = "assistant_offer"
@@ -174,8 +174,7 @@ class SensitivityRules:
     type_floor: Mapping[MemoryType, Sensitivity]
     secret_floor: Sensitivity
     person_level: Sensitivity
-    health_suffixes: tuple[str, ...]
-    health_min_chars: int
+    health_word: re.Pattern[str]  # a word of health_min_chars or more ending in a health suffix
     not_health_words: frozenset[str]
 
 
@@ -194,6 +193,7 @@ class CandidateRules:
     real_life_only_types: frozenset[MemoryType]
     fallback_type: Mapping[str, MemoryType]
     chosen_type: Mapping[str, MemoryType]
+    proposal_words: re.Pattern[str]
     chosen_type_with_person: MemoryType
     summary_fillers: re.Pattern[str]
     summary_filler_words: frozenset[str]
@@ -341,7 +341,6 @@ def candidate_rules() -> CandidateRules:
         (UNCERTAINTY, durability["uncertainty"]),
         (ACCEPTANCE, durability["acceptance"]),
         (CHOICE, durability["choice"]),
-        (PROPOSAL, durability["proposal"]),
         (CONFIG_RULE, transfer["config_rule_cues"]),
         (CONFIRMATION, durability["confirmation"]),
         (ASSISTANT_OFFER, durability["assistant_offer"]),
@@ -436,8 +435,9 @@ def candidate_rules() -> CandidateRules:
             type_floor={MemoryType(k): Sensitivity(v) for k, v in sens["type_floor"].items()},
             secret_floor=Sensitivity(sens["secret_floor"]),
             person_level=Sensitivity(sens["person_level"]),
-            health_suffixes=tuple(sens["health_suffixes"]),
-            health_min_chars=int(sens["health_min_chars"]),
+            health_word=re.compile(
+                rf"\b(?=\w{{{int(sens['health_min_chars'])},}}\b)\w+(?:{_alternation(sens['health_suffixes'])})\b"
+            ),
             not_health_words=frozenset(sens["not_health_words"]),
         ),
         types=types,
@@ -445,6 +445,7 @@ def candidate_rules() -> CandidateRules:
         real_life_only_types=frozenset(MemoryType(name) for name in table["real_life_only_types"]),
         fallback_type={ns: MemoryType(name) for ns, name in table["fallback_type"].items()},
         chosen_type={ns: MemoryType(name) for ns, name in table["chosen_type"].items()},
+        proposal_words=cue_pattern(tuple(durability["proposal"])),
         chosen_type_with_person=MemoryType(table["chosen_type_with_person"]),
         summary_fillers=re.compile(
             rf"(?i)(?<![\w\[:])(?:{_alternation(table['summary_fillers'])})(?![\w\]]),?\s*"

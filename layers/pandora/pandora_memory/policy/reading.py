@@ -14,7 +14,6 @@ from pandora_memory.policy import durability, memory_types, statement
 from pandora_memory.policy.candidate_rules import (
     CHOICE,
     PERSON_IMPLIED,
-    PROPOSAL,
     SENSITIVITY_FAMILIES,
     CandidateRules,
 )
@@ -151,7 +150,7 @@ def _gather(
         gathered.bonus += rules.acceptance_bonus
         gathered.summary_clauses = proposals
         gathered.chosen = CHOICE in user_hits and any(
-            hit.cue.family == PROPOSAL for clause in proposals for hit in clause.hits
+            rules.proposal_words.search(clause.lowered) for clause in proposals
         )
         reading.from_assistant = True
         reading.person_clauses = (*reading.person_clauses, *proposals)

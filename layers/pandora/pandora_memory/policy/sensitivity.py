@@ -26,13 +26,9 @@ _LEVEL_OF_FAMILY = {
 def _illness(clauses: Sequence[Clause], rules: SensitivityRules) -> str:
     """The first word named like an illness ("narcolepsy", "tendinitis"), or ""."""
     for clause in clauses:
-        for token in clause.tokens:
-            if (
-                token.endswith(rules.health_suffixes)
-                and len(token) >= rules.health_min_chars
-                and token not in rules.not_health_words
-            ):
-                return token
+        for match in rules.health_word.finditer(clause.lowered):
+            if match.group() not in rules.not_health_words:
+                return match.group()
     return ""
 
 

@@ -102,7 +102,8 @@ CODE_QUALIFIERS: frozenset[str] = _words(
     2fa access admin alarm apartment auth authentication authorization backup bike building
     combination confirmation door elevator entry front garage gate gym house keypad lock lockbox
     locker login master mfa office onetime otp padlock parking pass passcode pin recovery safe
-    security sms time totp unlock vault verification wifi
+    security sms time totp unlock vault verification wifi parental restrictions restriction screen
+    phone tablet ipad laptop kids child control
     alarme alarma allarme allarmi portão portao portão porta portas puerta portal porte portail
     cancello cancelo tür tuer tor haustür garagem garaje garagentor cofre caja coffre tresor
     cassaforte kluis deur acesso acceso accès acces accesso entrada entrée entree ingresso eingang

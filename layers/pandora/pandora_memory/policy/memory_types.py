@@ -49,6 +49,7 @@ TRANSFER_RULES: Final = (
     (BUSINESS_PREFIX, RULE_BUSINESS_DECISION),
     (CONFIG_RULE_PREFIX, RULE_CONFIG_RULE),
 )
+TRANSFER_PREFIXES: Final = tuple(prefix for prefix, _ in TRANSFER_RULES)
 _FAMILY_TO_TYPE: Final = {type_family(t): t for t in RULE_ID_BY_TYPE}
 _RULE_FAMILIES: Final = frozenset((COMMITMENT, CONFIG_RULE))
 
@@ -192,7 +193,9 @@ def _transfer_topics(
     """The risk, relationship, business and config-rule transfers, added to `evidence` itself so the
     turn's cues show them."""
     generic = transfer.generic_decision_cues
-    if MemoryType.DEPLOYMENT_TRUTH in evidence.cue_weights and _commits(clauses):
+    deployment = evidence.cue_weights.get(MemoryType.DEPLOYMENT_TRUTH)
+    names_setting = deployment is not None and not transfer.config_rule_setting_cues.isdisjoint(deployment)
+    if names_setting and _commits(clauses):
         _topic_transfer(
             evidence,
             MemoryType.ENV_CONFIG_DECISION,

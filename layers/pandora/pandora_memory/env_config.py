@@ -37,7 +37,7 @@ def text(
     return value
 
 
-def table_name(environ: Mapping[str, str], name: str) -> str:
+def resource_name(environ: Mapping[str, str], name: str) -> str:
     """A DynamoDB table name (at least 3 characters), required."""
     return text(environ, name, min_length=3)
 

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 
-from pandora_memory.env_config import integer, metrics_namespace, number, service_name, table_name, text
+from pandora_memory.env_config import integer, metrics_namespace, number, resource_name, service_name, text
 
 
 @dataclass(frozen=True)
@@ -35,8 +35,8 @@ class Settings:
 def load_settings(environ: Mapping[str, str]) -> Settings:
     """The settings in `environ`; `env_config.ConfigurationError` (a ValueError) names a bad variable."""
     return Settings(
-        candidates_table=table_name(environ, "CANDIDATES_TABLE"),
-        memory_table=table_name(environ, "MEMORY_TABLE"),
+        candidates_table=resource_name(environ, "CANDIDATES_TABLE"),
+        memory_table=resource_name(environ, "MEMORY_TABLE"),
         flags_path=text(environ, "FLAGS_PATH", prefix="/"),
         memory_bucket=text(environ, "MEMORY_BUCKET", default=""),
         tokens_path=text(environ, "TOKENS_PATH", default=""),

@@ -8,7 +8,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from pandora_memory.env_config import integer, metrics_namespace, service_name, table_name
+from pandora_memory.env_config import integer, metrics_namespace, resource_name, service_name
 
 DEFAULT_MAX_MARKDOWN_BYTES = 2 * 1024 * 1024
 
@@ -34,11 +34,11 @@ def load_ingest_settings(environ: Mapping[str, str] | None = None) -> IngestSett
     variable."""
     env = os.environ if environ is None else environ
     return IngestSettings(
-        documents_table=table_name(env, "DOCUMENTS_TABLE"),
-        revisions_table=table_name(env, "REVISIONS_TABLE"),
-        chunks_table=table_name(env, "CHUNKS_TABLE"),
-        projections_table=table_name(env, "PROJECTIONS_TABLE"),
-        memory_bucket=table_name(env, "MEMORY_BUCKET"),
+        documents_table=resource_name(env, "DOCUMENTS_TABLE"),
+        revisions_table=resource_name(env, "REVISIONS_TABLE"),
+        chunks_table=resource_name(env, "CHUNKS_TABLE"),
+        projections_table=resource_name(env, "PROJECTIONS_TABLE"),
+        memory_bucket=resource_name(env, "MEMORY_BUCKET"),
         max_markdown_bytes=integer(
             env, "MAX_MARKDOWN_BYTES", default=DEFAULT_MAX_MARKDOWN_BYTES, ge=1, le=50 * 1024 * 1024
         ),

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 
-from pandora_memory.env_config import metrics_namespace, service_name, table_name
+from pandora_memory.env_config import metrics_namespace, resource_name, service_name
 
 
 @dataclass(frozen=True)
@@ -24,10 +24,10 @@ class ReviewSettings:
 def load_review_settings(environ: Mapping[str, str]) -> ReviewSettings:
     """The settings in `environ`; `env_config.ConfigurationError` names a bad variable."""
     return ReviewSettings(
-        candidates_table=table_name(environ, "CANDIDATES_TABLE"),
-        memory_table=table_name(environ, "MEMORY_TABLE"),
-        feedback_table=table_name(environ, "FEEDBACK_TABLE"),
-        projections_table=table_name(environ, "PROJECTIONS_TABLE"),
+        candidates_table=resource_name(environ, "CANDIDATES_TABLE"),
+        memory_table=resource_name(environ, "MEMORY_TABLE"),
+        feedback_table=resource_name(environ, "FEEDBACK_TABLE"),
+        projections_table=resource_name(environ, "PROJECTIONS_TABLE"),
         metrics_namespace=metrics_namespace(environ),
         service_name=service_name(environ),
     )

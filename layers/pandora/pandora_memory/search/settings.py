@@ -7,7 +7,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from pandora_memory.env_config import integer, table_name
+from pandora_memory.env_config import integer, resource_name
 
 
 @dataclass(frozen=True)
@@ -28,10 +28,10 @@ def load_search_settings(environ: Mapping[str, str] | None = None) -> SearchSett
     variable."""
     env = os.environ if environ is None else environ
     return SearchSettings(
-        projections_table=table_name(env, "PROJECTIONS_TABLE"),
-        revisions_table=table_name(env, "REVISIONS_TABLE"),
-        memory_table=table_name(env, "MEMORY_TABLE"),
-        memory_bucket=table_name(env, "MEMORY_BUCKET"),
+        projections_table=resource_name(env, "PROJECTIONS_TABLE"),
+        revisions_table=resource_name(env, "REVISIONS_TABLE"),
+        memory_table=resource_name(env, "MEMORY_TABLE"),
+        memory_bucket=resource_name(env, "MEMORY_BUCKET"),
         memory_limit=integer(env, "PANDORA_SEARCH_MEMORY_LIMIT", default=200, ge=1, le=1000),
         memory_max_age_seconds=integer(
             env, "PANDORA_SEARCH_MEMORY_MAX_AGE_SECONDS", default=300, ge=0, le=24 * 3600

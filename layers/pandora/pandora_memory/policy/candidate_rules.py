@@ -224,6 +224,11 @@ def _alternation(words: Iterable[str]) -> str:
     return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in ordered)
 
 
+def _latin_name(word: str, particles: Iterable[str]) -> str:
+    """A regex for a name in Latin letters (`word`) with a Korean particle glued on ("Marisol이랑")."""
+    return rf"(?<![A-Za-z]){word}(?:{_alternation(particles)})(?![가-힣])"
+
+
 def _types(names: Iterable[str]) -> tuple[MemoryType, ...]:
     return tuple(MemoryType(name) for name in names)
 
@@ -261,11 +266,11 @@ def _people_rules(table: Mapping[str, Any]) -> PeopleRules:
         companion_max_start=int(table["companion_max_start"]),
         korean_name=re.compile(
             rf"(?<![가-힣])[가-힣]{{2,3}}(?:{_alternation(table['korean_name_particles'])})(?![가-힣])"
-            rf"|(?<![A-Za-z])[A-Z][a-z]+(?:{_alternation(table['latin_name_particles'])})(?![가-힣])"
-            rf"|(?<![A-Za-z])[a-z]{{3,}}(?:{_alternation(table['latin_lowercase_name_particles'])})(?![가-힣])"
+            rf"|{_latin_name('[A-Z][a-z]+', table['latin_name_particles'])}"
+            rf"|{_latin_name('[a-z]{3,}', table['latin_lowercase_name_particles'])}"
         ),
         lowercase_companion=re.compile(
-            rf"(?<![A-Za-z])[a-z]{{3,}}(?:{_alternation(table['latin_lowercase_companion_particles'])})(?![가-힣])"
+            _latin_name("[a-z]{3,}", table["latin_lowercase_companion_particles"])
         ),
         # At a sentence start: a word, maybe an adverb, then a verb only people do ("felix apologised").
         lowercase_name=re.compile(

@@ -49,7 +49,6 @@ TRANSFER_RULES: Final = (
     (BUSINESS_PREFIX, RULE_BUSINESS_DECISION),
     (CONFIG_RULE_PREFIX, RULE_CONFIG_RULE),
 )
-TRANSFER_PREFIXES: Final = tuple(prefix for prefix, _ in TRANSFER_RULES)
 _FAMILY_TO_TYPE: Final = {type_family(t): t for t in RULE_ID_BY_TYPE}
 _RULE_FAMILIES: Final = frozenset((COMMITMENT, CONFIG_RULE))
 

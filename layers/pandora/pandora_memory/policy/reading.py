@@ -243,9 +243,8 @@ def _conclude(
     elif chosen:
         reading.cite(RULE_CHOSEN, note=f"user chose the assistant's proposal; filed as {best_type.value}")
     basis = "the user's choice" if chosen else "commitment alone"
-    transferred = [cue for cue in type_cues if cue.startswith(memory_types.TRANSFER_PREFIXES)]
-    for prefix, rule in memory_types.TRANSFER_RULES if transferred else ():
-        if any(cue.startswith(prefix) for cue in transferred):
+    for prefix, rule in memory_types.TRANSFER_RULES:
+        if any(cue.startswith(prefix) for cue in type_cues):
             reading.cite(rule)
     reading.cite(
         RULE_ID_BY_TYPE[best_type],

@@ -12,6 +12,7 @@ import re
 from pandora_memory.policy.retrieve_lexicon import RetrieveRules
 from pandora_memory.policy.retrieve_patterns import IN_CHAT_FOLLOWUP
 from pandora_memory.policy.retrieve_signals import MessageReading
+from pandora_memory.policy.text import CJK_LETTERS
 
 _DIGIT = re.compile(r"\d")
 _ASCII_DIGITS = "0123456789"
@@ -21,8 +22,7 @@ _ASCII_DIGITS = "0123456789"
 # lookarounds let the regex engine drop those, which pasted tokens and code hold by the dozen, without
 # a Python loop turn each; the lookbehind comes after the capital so that the search still jumps from
 # one capital to the next.
-_CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3"
-_CAPITALISED = re.compile(rf"[A-ZÀ-ÖØ-Þ](?<![^\W_].)[a-zß-öø-ÿ]+(?![^\W{_CJK}])")
+_CAPITALISED = re.compile(rf"[A-ZÀ-ÖØ-Þ](?<![^\W_].)[a-zß-öø-ÿ]+(?![^\W{CJK_LETTERS}])")
 _SENTENCE_END = ".!?:;"
 # "would Kael ...": asking what a character would do, like "would he" among the canon checks.
 _IN_CHARACTER = frozenset(("would", "wouldn"))
@@ -92,9 +92,7 @@ def _read_names(reading: MessageReading, rules: RetrieveRules) -> None:
     a name only with a possessive ("Mina's friend", not "Here's"); either way it can be the subject
     of a recalled event ("Dana said yes") or of "did <Name>"."""
     text, words = reading.text, reading.words
-    _read_titled_names(reading, rules)
-    if text == reading.lowered:  # typed all in lower case: no other names to spot
-        _read_addressed(reading, rules)
+    if text == reading.lowered:  # typed all in lower case: no names to spot but titled ones
         return
     never_names, openers, names = rules.never_names, rules.sentence_starters, reading.names
     joined: set[str] = set()  # names written next to another one: "Paul Graham"
@@ -127,7 +125,6 @@ def _read_names(reading: MessageReading, rules: RetrieveRules) -> None:
                 reading.add("canon_check", f"{words[position - 1]} {stem}")  # "would Kael forgive"
     if names and rules.habit_words.intersection(reading.wordset):
         _read_person_habits(reading, rules, joined)
-    _read_addressed(reading, rules)
 
 
 def _read_titled_names(reading: MessageReading, rules: RetrieveRules) -> None:
@@ -213,7 +210,9 @@ def read_details(reading: MessageReading, rules: RetrieveRules) -> None:
             for position in subject_places:
                 _read_past_tense(words, position, reading, rules)
     _read_dropped_subject(words, reading, rules)
+    _read_titled_names(reading, rules)
     _read_names(reading, rules)
+    _read_addressed(reading, rules)
     _read_specific_items(reading, rules)
 
 

@@ -7,10 +7,13 @@ from functools import cache
 
 # Korean and Japanese glue particles straight onto Latin words ("vercel로", "Mina한테", "PRを"): the
 # word is its own token, so the cues written in Latin letters still find it.
-_CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3"
+# Kana, CJK ideographs and Hangul syllables, as a regex character-class body.
+CJK_LETTERS = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3"
 # A Latin word (maybe ending in digits, "v1은") before CJK, or CJK before a Latin letter. Digits alone
 # stay glued: "2시에" is one time word.
-_SCRIPT_BOUNDARY = re.compile(rf"(?<=[A-Za-z])(?=[0-9]*[{_CJK}])[0-9]*|(?<=[{_CJK}])(?=[A-Za-z])")
+_SCRIPT_BOUNDARY = re.compile(
+    rf"(?<=[A-Za-z])(?=[0-9]*[{CJK_LETTERS}])[0-9]*|(?<=[{CJK_LETTERS}])(?=[A-Za-z])"
+)
 
 
 def split_scripts(text: str) -> str:

@@ -26,6 +26,11 @@ class TestHearsay:
         assert decision.status is CandidateStatus.NOT_CANDIDATE, decision.reason
         assert "candidate.mood.reported" in decision.rules
 
+    def test_what_the_user_read_is_hearsay_but_what_they_read_is_a_habit(self) -> None:
+        assert _decide("i read bun 2 is faster than node now").status is CandidateStatus.NOT_CANDIDATE
+        habit = _decide("i read on the train every morning, it's the only quiet time i get")
+        assert habit.memory_type is MemoryType.PREFERENCE, habit.reason
+
     def test_hearsay_the_user_acts_on_is_their_memory(self) -> None:
         decision = _decide("I read that Heroku is ending hobby dynos, so we're moving the bot to Fly.io")
         assert decision.status is CandidateStatus.CANDIDATE, decision.reason
@@ -319,6 +324,33 @@ def test_a_korean_clause_ending_in_a_request_asks_unless_it_sets_a_standing_rule
     assert not _decide("이 문단 좀 더 자연스럽게 고쳐줘").should_create_candidate
     standing = _decide("앞으로 코드 예시는 타입스크립트로만 해줘")
     assert standing.memory_type is MemoryType.PREFERENCE, standing.reason
+
+
+def test_a_request_under_a_korean_when_clause_is_a_standing_rule() -> None:
+    """ "물어볼 땐 … 답해줘" (when I ask…, answer…) sets a rule the way "from now on" does."""
+    assert not _decide("이 표 그램 단위로 바꿔줘").should_create_candidate
+    rule = _decide("빵 레시피 물어볼 땐 그램 단위로만 답해줘")
+    assert rule.memory_type is MemoryType.PREFERENCE, rule.reason
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "다음 달부터 서버 전부 fly로 옮기면 어떨까",
+        "도메인 갱신하면 일 년에 얼마야",
+        "이번 배포는 전부 금요일에 할까",
+    ],
+)
+def test_a_korean_clause_ending_in_a_question_form_asks_without_a_question_mark(message: str) -> None:
+    decision = _decide(message)
+
+    assert decision.status is CandidateStatus.NOT_CANDIDATE, decision.reason
+
+
+def test_a_korean_negative_command_with_never_is_a_preference() -> None:
+    decision = _decide("인보이스 메일엔 느낌표 절대 넣지 마. 가벼워 보여")
+
+    assert decision.memory_type is MemoryType.PREFERENCE, decision.reason
 
 
 @pytest.mark.parametrize(

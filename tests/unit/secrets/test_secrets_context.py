@@ -39,6 +39,9 @@ STATED = [
     ("우리 집 도어락 번호는 8841", "8841"),
     ("maps api key (old project) 9C2E7A41B0D85F36A1E4C7B9D2F08A63", "9C2E7A41B0D85F36A1E4C7B9D2F08A63"),
     ("와이파이 비번 새로 바꿨어 거실 공유기: Juniper47&kx", "Juniper47&kx"),
+    # A Korean or Japanese key noun takes the English qualifier before it, as "api key" does.
+    ("레이드 통계 twitch api 키 4C1E9A07D3B85F26E0A9C4D7B31F8E52", "4C1E9A07D3B85F26E0A9C4D7B31F8E52"),
+    ("APIキーは 7d2b9e04c1a83f65e0b7d4c29a16f8e3 です", "7d2b9e04c1a83f65e0b7d4c29a16f8e3"),
     ("el código de la puerta de casa de Inés es 9034", "9034"),
     ("das Passwort ist Sommer2024!", "Sommer2024!"),
     ("パスワードはsakura2024です", "sakura2024"),
@@ -179,6 +182,7 @@ HARD_NEGATIVES = [
     "비밀번호를 잊어버렸어요. 어떻게 재설정하나요?",
     "olvidé mi contraseña otra vez, ¿cómo la cambio?",
     "idempotency key 01J8XK2M4N6P8Q0R2S4T6V8W0Y",
+    "빌드 cache 키 5E0B7D4C29A16F8E37D2B9E04C1A83F6 는 매번 바뀜",
 ]
 
 

@@ -94,6 +94,7 @@ class MoodRules:
     label_prefix: re.Pattern[str]
     request_openers: frozenset[str]
     request_endings: tuple[str, ...]
+    question_endings: tuple[str, ...]
     pasted_lead_max_words: int
 
 
@@ -394,6 +395,7 @@ def candidate_rules() -> CandidateRules:
             ),
             pasted_lead_max_words=int(mood["pasted_lead_max_words"]),
             request_endings=tuple(mood["request_endings"]),
+            question_endings=tuple(mood["question_endings"]),
         ),
         statement=StatementRules(
             base=float(statement["base"]),

@@ -225,6 +225,8 @@ def _mood(tokens: list[str], start: int, hits: tuple[Hit, ...], asks: bool, mood
     if HYPOTHETICAL in families:
         return Mood.HYPOTHETICAL
     standing = STANDING_SCOPE in families
+    if tokens and tokens[-1].endswith(mood.question_endings):  # "전부 vercel로 할까": asks, sets no rule
+        return Mood.QUESTION
     if asks or _opens_question(tokens, start, mood):
         sets_a_rule = standing and not _asks_about_the_world(tokens, start, mood)
         return Mood.STATEMENT if sets_a_rule else Mood.QUESTION

@@ -124,7 +124,8 @@ def _head(text: str, lowered: str, word: str, start: int, end: int) -> Head | No
     raw_family = HEAD_FAMILIES[word]
     family = raw_family
     if raw_family in _QUALIFIED_FAMILIES and word not in _SELF_QUALIFIED_CODES:
-        family_or_none = _family(raw_family, _qualifier(text, start) if latin else None, lowered, end)
+        # Korean and Japanese nouns take English qualifiers too: "api 키", "APIキー".
+        family_or_none = _family(raw_family, _qualifier(text, start), lowered, end)
         if family_or_none is None:
             return None
         family = family_or_none

@@ -42,6 +42,13 @@ STATED = [
     # A Korean or Japanese key noun takes the English qualifier before it, as "api key" does.
     ("레이드 통계 twitch api 키 4C1E9A07D3B85F26E0A9C4D7B31F8E52", "4C1E9A07D3B85F26E0A9C4D7B31F8E52"),
     ("APIキーは 7d2b9e04c1a83f65e0b7d4c29a16f8e3 です", "7d2b9e04c1a83f65e0b7d4c29a16f8e3"),
+    # ...and one of theirs reads as "secret" does: a hex value after it is no digest.
+    ("결제 서버 비밀 키 0B7E2D4A6B8C1D2E3F4A5B6C7D9F3A1C 로 바꿈", "0B7E2D4A6B8C1D2E3F4A5B6C7D9F3A1C"),
+    ("アクセスキーは e04c1a83f65e0b7d4c29a16f8e37d2b9", "e04c1a83f65e0b7d4c29a16f8e37d2b9"),
+    # French, Spanish and Portuguese name the key's kind after the noun.
+    ("ma clé api est 6B8C1D2E3F4A5B6C7D9F3A1C0B7E2D4A", "6B8C1D2E3F4A5B6C7D9F3A1C0B7E2D4A"),
+    ("mi llave secreta es 3f65e0b7d4c29a16f8e37d2b9e04c1a8", "3f65e0b7d4c29a16f8e37d2b9e04c1a8"),
+    ("der API-Schlüssel ist 1C0B7E2D4A6B8C1D2E3F4A5B6C7D9F3A", "1C0B7E2D4A6B8C1D2E3F4A5B6C7D9F3A"),
     ("el código de la puerta de casa de Inés es 9034", "9034"),
     ("das Passwort ist Sommer2024!", "Sommer2024!"),
     ("パスワードはsakura2024です", "sakura2024"),
@@ -183,6 +190,10 @@ HARD_NEGATIVES = [
     "olvidé mi contraseña otra vez, ¿cómo la cambio?",
     "idempotency key 01J8XK2M4N6P8Q0R2S4T6V8W0Y",
     "빌드 cache 키 5E0B7D4C29A16F8E37D2B9E04C1A83F6 는 매번 바뀜",
+    "ma clé api est dans le coffre, je te la donne demain",
+    "la clé privée est sur ma clé usb",
+    "파일 해시 5E0B7D4C29A16F8E37D2B9E04C1A83F6 확인함",
+    "der Schlüssel liegt unter der Matte",
 ]
 
 

@@ -12,6 +12,7 @@ from pandora_memory.secrets.lexicon import (
     DETERMINERS,
     EMBEDDABLE_HEADS,
     HEAD_FAMILIES,
+    OTHER_SCRIPT_KEY_QUALIFIERS,
     PUBLIC_COMPONENTS,
     SELF_QUALIFIED_CODE_WORDS,
     WEAK_QUALIFIERS,
@@ -57,6 +58,12 @@ def _qualifier(text: str, start: int) -> str | None:
     return text[begin:end].lower() or None
 
 
+def _other_script_qualifier(text: str, start: int) -> str | None:
+    """ "비밀 키", "アクセスキー": a Korean or Japanese qualifier right before the head reads as "secret"."""
+    before = text[max(0, start - 12) : start].rstrip(" \t_-.")
+    return "secret" if before.endswith(OTHER_SCRIPT_KEY_QUALIFIERS) else None
+
+
 def _bounded(text: str, start: int, end: int, word: str) -> bool:
     """Latin heads must stand alone (or as an identifier component: DB_PASSWORD, apiKey)."""
     before = text[start - 1] if start > 0 else " "
@@ -76,6 +83,12 @@ _QUALIFIER_AFTER = re.compile(
     r"(?:(?:the|my|our|your|la|le|les|el|los|las|o|a|os|as|il|lo|die|der|das|den|dem|het|de|meu|minha|"
     r"mi|mon|ma|mein|meine|meiner|mio|mia|unser|unsere)[ \t]+|l['’])?"
     r"|(?:d|dell|dall|dello|l)['’])(\w+)"
+)
+# French, Spanish and Portuguese put the key's qualifier after it ("clé API", "chave secreta"): the
+# head then reaches over the qualifier, so the value is read after the whole name.
+_KEY_QUALIFIER_AFTER = re.compile(
+    r"[ \t]+(?:d['’]|de l['’]|de la |da |do |de |del )?"
+    r"(?:api|secr[eè]te|secreta|secreto|priv[ée]e|privada|privado)(?![\w-])"
 )
 _QUALIFIED_FAMILIES = frozenset({"key", "token", "code"})
 _SELF_QUALIFIED_CODES = frozenset({"otp", "인증번호", "인증코드"})
@@ -125,10 +138,17 @@ def _head(text: str, lowered: str, word: str, start: int, end: int) -> Head | No
     family = raw_family
     if raw_family in _QUALIFIED_FAMILIES and word not in _SELF_QUALIFIED_CODES:
         # Korean and Japanese nouns take English qualifiers too: "api 키", "APIキー".
-        family_or_none = _family(raw_family, _qualifier(text, start), lowered, end)
+        qualifier = _qualifier(text, start)
+        if qualifier is None and not latin:
+            qualifier = _other_script_qualifier(text, start)
+        family_or_none = _family(raw_family, qualifier, lowered, end)
         if family_or_none is None:
             return None
         family = family_or_none
+        if raw_family == "key":
+            qualified_after = _KEY_QUALIFIER_AFTER.match(lowered, end)
+            if qualified_after is not None:
+                family, end = "token", qualified_after.end()
     before = text[start - 1] if start > 0 else " "
     # "db-password: x" is a name; "WLAN-Passwort ist x" / "wifi-password is x" is prose.
     hyphen_name = before == "-" and text[end : end + 1] != " "

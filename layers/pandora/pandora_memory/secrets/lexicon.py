@@ -47,7 +47,7 @@ HEAD_FAMILIES: dict[str, str] = {
     **dict.fromkeys(("도어락 번호", "현관 번호", "현관문 번호", "공동현관 번호"), "pin"),
     **dict.fromkeys(_CODE_HEADS, "code"),
     **dict.fromkeys(_words("pin-code pinkod pinkodu"), "pin"),
-    **dict.fromkeys(_words("key keys apikey llave chave 키 キー"), "key"),
+    **dict.fromkeys(_words("key keys apikey llave chave clé clés schlüssel 키 キー"), "key"),
     **dict.fromkeys(_words("token tokens 토큰 トークン 令牌"), "token"),
     **dict.fromkeys(_words("secret secrets 시크릿 密钥 秘密鍵 비밀키 인증키"), "secret"),
     **dict.fromkeys(_words("credential credentials creds 자격증명"), "credential"),
@@ -147,6 +147,12 @@ PUBLIC_COMPONENTS: frozenset[str] = _words(
     """
     anon pk pub public publishable
     """
+)
+
+# Korean and Japanese words before 키 / キー that make it a credential key ("비밀 키", "アクセスキー"):
+# read like "secret" before "key", so a hex value after them is a token rather than a digest.
+OTHER_SCRIPT_KEY_QUALIFIERS: tuple[str, ...] = tuple(
+    _words("시크릿 비밀 액세스 접근 인증 개인 서명 秘密 アクセス 認証 シークレット プライベート")
 )
 
 # Qualifiers that turn "key" / "token" into a non-credential (cache_key, page_token, max_tokens).

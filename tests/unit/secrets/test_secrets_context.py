@@ -49,6 +49,10 @@ STATED = [
     ("ma clé api est 6B8C1D2E3F4A5B6C7D9F3A1C0B7E2D4A", "6B8C1D2E3F4A5B6C7D9F3A1C0B7E2D4A"),
     ("mi llave secreta es 3f65e0b7d4c29a16f8e37d2b9e04c1a8", "3f65e0b7d4c29a16f8e37d2b9e04c1a8"),
     ("der API-Schlüssel ist 1C0B7E2D4A6B8C1D2E3F4A5B6C7D9F3A", "1C0B7E2D4A6B8C1D2E3F4A5B6C7D9F3A"),
+    # A Latin noun with a Korean particle glued on ends where the particle starts.
+    ("가게 금고 PIN은 6082야, 잊지 마", "6082"),
+    ("wifi password는 Lantern!77 이야", "Lantern!77"),
+    ("카드 PIN번호 3391", "3391"),
     ("el código de la puerta de casa de Inés es 9034", "9034"),
     ("das Passwort ist Sommer2024!", "Sommer2024!"),
     ("パスワードはsakura2024です", "sakura2024"),
@@ -194,6 +198,8 @@ HARD_NEGATIVES = [
     "la clé privée est sur ma clé usb",
     "파일 해시 5E0B7D4C29A16F8E37D2B9E04C1A83F6 확인함",
     "der Schlüssel liegt unter der Matte",
+    "PIN은 아직 안 정했어",
+    "password는 나중에 알려줄게",
 ]
 
 

@@ -394,7 +394,8 @@ def _forward_matches(text: str, head: Head) -> list[tuple[re.Match[str], str]]:
     if next_line is not None:
         found.append((next_line, STATED))
     follow = text[head.end : head.end + 1]
-    if not head.latin and _CJK_CHAR.search(head.word):
+    # A Korean or Japanese noun, or a Latin one with a particle glued on ("PIN은 4827이야").
+    if (not head.latin and _CJK_CHAR.search(head.word)) or _CJK_CHAR.match(follow):
         particle = _CJK_PARTICLE.match(text, head.end)
         if particle is not None:
             found.append((particle, STATED if particle.group("particle") else BARE))

@@ -7,6 +7,7 @@ the head (``cache`` key, ``door`` code, ``the`` key) are then checked on the few
 import re
 from typing import NamedTuple
 
+from pandora_memory.markdown.cjk import CJK_RANGES
 from pandora_memory.secrets.lexicon import (
     CODE_QUALIFIERS,
     DETERMINERS,
@@ -33,6 +34,11 @@ _OTHER_LATIN_LED = tuple(word for word in HEAD_FAMILIES if not word.isascii() an
 _OTHER_FIRSTS = re.compile(
     "[" + "".join(sorted({re.escape(word[0]) for word in HEAD_FAMILIES if not word[0].isascii()})) + "]"
 )
+
+
+# Korean and Japanese glue particles onto a Latin word ("PIN은", "password는"): a letter of those
+# scripts after a Latin head ends it as a space would.
+_GLUED_SCRIPT = re.compile(f"[{CJK_RANGES}]")
 
 
 class Head(NamedTuple):
@@ -69,7 +75,7 @@ def _bounded(text: str, start: int, end: int, word: str) -> bool:
     before = text[start - 1] if start > 0 else " "
     after = text[end] if end < len(text) else " "
     matched = text[start:end]
-    if after.isalpha() and (after.islower() or matched.isupper()):
+    if after.isalpha() and (after.islower() or matched.isupper()) and not _GLUED_SCRIPT.match(after):
         return False
     if not before.isalpha() or word in EMBEDDABLE_HEADS:
         return True

@@ -52,6 +52,9 @@ class TestTakingBack:
             "Sol is Ivo's twin - no, sorry, I'm mixing them up, ignore",
             "the api rate limit is 50/min, scratch that, it was the old project",
             "I said I'd call the plumber about the boiler but forget it, the landlord handles it",
+            "set the retry count to 5. actually no, leave it as it was",
+            "oublie ce que j'ai dit sur le tarif, c'était une blague",
+            "방금 말한 할인 건 취소. 없던 일로 해줘",
         ],
     )
     def test_a_retraction_and_its_reason_leave_no_memory(self, message: str) -> None:

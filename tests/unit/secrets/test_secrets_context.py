@@ -53,6 +53,10 @@ STATED = [
     ("가게 금고 PIN은 6082야, 잊지 마", "6082"),
     ("wifi password는 Lantern!77 이야", "Lantern!77"),
     ("카드 PIN번호 3391", "3391"),
+    # The password half of a pair may be digits and a symbol only.
+    ("login is ops7 / 793@67", "793@67"),
+    # A command's login handed a key as long as no user name is.
+    ("wandb login 7c1e9a07d3b85f26e0a9c4d7b31f8e52a4c6d8e0", "7c1e9a07d3b85f26e0a9c4d7b31f8e52a4c6d8e0"),
     ("el código de la puerta de casa de Inés es 9034", "9034"),
     ("das Passwort ist Sommer2024!", "Sommer2024!"),
     ("パスワードはsakura2024です", "sakura2024"),
@@ -199,6 +203,9 @@ HARD_NEGATIVES = [
     "파일 해시 5E0B7D4C29A16F8E37D2B9E04C1A83F6 확인함",
     "der Schlüssel liegt unter der Matte",
     "PIN은 아직 안 정했어",
+    "docker login registry.gitlab.example.com keeps timing out",
+    "room #4012 on floor 3, ticket #12345 is closed",
+    "sso login redirect_uri_mismatch_error again",
     "password는 나중에 알려줄게",
 ]
 

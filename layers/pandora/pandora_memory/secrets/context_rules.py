@@ -101,6 +101,8 @@ _PREPOSITION_VALUE = LazyPattern(
 )
 # Symbols found in passwords but not in user names ("ops_admin", "j.doe-2") or emails.
 _PASSWORD_SYMBOL = re.compile(r"[!#$%&*?^~+=]")
+# A value after "login" this long is a key ("wandb login <40 hex>"), not a user name.
+_LOGIN_KEY_MIN_CHARS = 24
 # A user and a password given as a pair: "login is admin / Velvet88", "creds: ops / Fj3kq8Lm".
 _PAIR = LazyPattern(
     r"(?:" + _CONNECTOR + r"|[ \t]+)(?P<user>[^\s/:|,;]{1,64})[ \t]*[/:|][ \t]*" + _PROSE_VALUE,
@@ -345,9 +347,13 @@ def _pair(text: str, head: Head) -> list[tuple[re.Match[str], str]]:
 
 
 def _login_password(text: str, head: Head) -> list[tuple[re.Match[str], str]]:
-    """ "laptop login is Otter57&kvog": a value with a symbol no user name or email carries."""
+    """ "laptop login is Otter57&kvog": a value with a symbol no user name or email carries;
+    "wandb login 3f9a…": a key as long as no user name is, handed to a command's login."""
     statement = _STATEMENT.match(text, head.end)
     if statement is None:
+        bare = _BARE.match(text, head.end)
+        if bare is not None and len(_value_span(bare)[2]) >= _LOGIN_KEY_MIN_CHARS:
+            return [(bare, BARE)]
         return []
     value = _value_span(statement)[2]
     if "@" in value or not _PASSWORD_SYMBOL.search(value) or not any(c.isdigit() for c in value):

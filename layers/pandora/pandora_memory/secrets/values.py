@@ -244,8 +244,15 @@ def looks_like_password(value: str) -> bool:
     return not (is_url_without_credentials(value) or _EMAIL.match(value))
 
 
+# Digits with a symbol no number, time, date or price carries ("793@67", "4821#9"); "#1234" is an
+# issue or a room number.
+_SYMBOL_DIGITS = re.compile(r"(?!#\d+$)(?=[^!#*@^&~]*[!#*@^&~])(?=\D*\d\D*\d)[\d!#*@^&~]{5,}")
+
+
 def has_password_shape(value: str) -> bool:
     """For a password given without "is"/":" ("password hunter2"): needs a digit, symbol or case mix."""
+    if _SYMBOL_DIGITS.fullmatch(value):
+        return True
     if len(value) < 4 or value.isdigit() or _HAS_ALPHA(value) is None or is_plain_language(value):
         return False
     return has_digit(value) or _HAS_SYMBOL(value) is not None or (has_lower(value) and has_upper(value[1:]))

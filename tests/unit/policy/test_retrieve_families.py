@@ -123,6 +123,14 @@ def test_a_capitalised_name_with_a_korean_particle_is_a_name() -> None:
     assert "named_entity" in rules
 
 
+def test_a_sentence_opener_who_talks_or_wants_is_a_name() -> None:
+    retrieve, rules = _decide("Noemi wants to take over the newsletter. how has she been doing lately")
+    assert retrieve
+    assert "named_entity" in rules
+    assert "named_entity" not in _decide("Everyone says sourdough is easy")[1]
+    assert "named_entity" not in _decide("Python says the module is missing, why")[1]
+
+
 WORD_CHOICES = ["is it 'fewer' or 'less' here: ___ came", "is it 'lie' or 'lay' in 'to ___ down'"]
 
 

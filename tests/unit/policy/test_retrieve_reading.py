@@ -88,10 +88,15 @@ def test_names_are_capitalised_words_that_are_not_tools_or_openers() -> None:
     assert reading.names == ["Mina", "Yuna"]
 
 
-def test_a_capitalised_opener_can_still_be_the_subject_of_a_recalled_event() -> None:
+def test_a_capitalised_opener_that_talks_is_a_name_and_the_subject_of_a_recalled_event() -> None:
     reading = _read("Dana said yes to the offer")
-    assert reading.names == []
+    assert reading.names == ["Dana"]
     assert "dana said" in reading.cues["past_reference"]
+
+
+def test_a_capitalised_opener_that_does_not_talk_is_only_the_first_word() -> None:
+    reading = _read("Dana moved the offer to friday")
+    assert reading.names == []
 
 
 def test_specific_items_are_numbered_units_files_and_identifiers() -> None:

@@ -87,6 +87,14 @@ def _opens_sentence(text: str, start: int) -> bool:
     return not before or before[-1] in _SENTENCE_END
 
 
+def _speaks(after: str, words: list[str], position: int | None, rules: RetrieveRules) -> bool:
+    """A sentence opener that owns something ("Mina's friend") or talks ("Arlo wants", "Jonah me
+    dijo") is a person, not the first word of a sentence."""
+    if after == "'s":
+        return True
+    return position is not None and position + 1 < len(words) and words[position + 1] in rules.person_verbs
+
+
 def _read_names(reading: MessageReading, rules: RetrieveRules) -> None:
     """Capitalised words that are not openers, tools or calendar words. A sentence opener counts as
     a name only with a possessive ("Mina's friend", not "Here's"); either way it can be the subject
@@ -111,10 +119,10 @@ def _read_names(reading: MessageReading, rules: RetrieveRules) -> None:
             if previous and start == previous_end + 1 and text[previous_end] == " ":
                 joined.update((previous, name))
             previous, previous_end = name, end
-        named = not _opens_sentence(text, start) or (after == "'s" and not opener)
+        position = None if opener else reading.places.first(stem)  # None: not one of the words
+        named = not _opens_sentence(text, start) or (not opener and _speaks(after, words, position, rules))
         if named and name not in names:
             names.append(name)
-        position = None if opener else reading.places.first(stem)  # None: not one of the words
         if position is not None:
             if after == "'s" and named and rules.eponym_nouns.isdisjoint(words[position + 1 : position + 3]):
                 reading.add("possessive_name", f"{name}'s")

@@ -232,6 +232,7 @@ class RetrieveRules:
     never_names: frozenset[str]  # listed not-names, and capitalised tools and platforms
     sentence_starters: frozenset[str]
     habit_words: frozenset[str]
+    person_verbs: frozenset[str]
     writing_words: frozenset[str]
     addressed_before: frozenset[str]
     name_titles: frozenset[str]
@@ -302,6 +303,7 @@ def retrieve_rules() -> RetrieveRules:
         never_names=_words(names["not_names"]) | _product_words(domains, names["product_families"]),
         sentence_starters=_words(names["sentence_starters"]),
         habit_words=_words(names["habit_words"]),
+        person_verbs=_words(names["person_verbs"]),
         writing_words=_words(names["writing_words"]),
         addressed_before=_words(names["addressed_before"]),
         name_titles=_words(names["name_titles"]),

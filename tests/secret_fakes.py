@@ -87,6 +87,7 @@ FAKES: dict[str, tuple[Callable[[random.Random], str], str | None]] = {
         "discord_bot_token",
     ),
     "mailgun": (lambda r: "key-" + chars(r, 32, HEX), "mailgun_api_key"),
+    "resend": (lambda r: "re_" + chars(r, 8) + "_" + chars(r, 24), "resend_api_key"),
     "twilio_api_key": (lambda r: "SK" + chars(r, 32, HEX), "twilio_api_key"),
     "age": (
         lambda r: "AGE-SECRET-KEY-1" + chars(r, 58, string.ascii_uppercase + string.digits),

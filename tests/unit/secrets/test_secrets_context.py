@@ -55,6 +55,9 @@ STATED = [
     ("카드 PIN번호 3391", "3391"),
     # The password half of a pair may be digits and a symbol only.
     ("login is ops7 / 793@67", "793@67"),
+    # A value may open on "!" (a generated Django key); only "!Ref"-like words alone are YAML tags.
+    ("DJANGO_SECRET_KEY=!k3x!9qf=2ba_+!c8z_+mnoply421*=w@kre", "!k3x!9qf=2ba_+!c8z_+mnoply421*=w@kre"),
+    ("the banking app code is 551902", "551902"),
     # A command's login handed a key as long as no user name is.
     ("wandb login 7c1e9a07d3b85f26e0a9c4d7b31f8e52a4c6d8e0", "7c1e9a07d3b85f26e0a9c4d7b31f8e52a4c6d8e0"),
     ("el código de la puerta de casa de Inés es 9034", "9034"),
@@ -204,6 +207,9 @@ HARD_NEGATIVES = [
     "der Schlüssel liegt unter der Matte",
     "PIN은 아직 안 정했어",
     "docker login registry.gitlab.example.com keeps timing out",
+    "license keys are ed25519-signed payloads, base32 encoded, checked offline",
+    "password: !vault |",
+    "ApiKey: !Ref ApiKeyParam",
     "room #4012 on floor 3, ticket #12345 is closed",
     "sso login redirect_uri_mismatch_error again",
     "password는 나중에 알려줄게",

@@ -103,7 +103,7 @@ CODE_QUALIFIERS: frozenset[str] = _words(
     combination confirmation door elevator entry front garage gate gym house keypad lock lockbox
     locker login master mfa office onetime otp padlock parking pass passcode pin recovery safe
     security sms time totp unlock vault verification wifi parental restrictions restriction screen
-    phone tablet ipad laptop kids child control
+    phone tablet ipad laptop kids child control app bank banking
     alarme alarma allarme allarmi portão portao portão porta portas puerta portal porte portail
     cancello cancelo tür tuer tor haustür garagem garaje garagentor cofre caja coffre tresor
     cassaforte kluis deur acesso acceso accès acces accesso entrada entrée entree ingresso eingang
@@ -153,6 +153,15 @@ PUBLIC_COMPONENTS: frozenset[str] = _words(
 # read like "secret" before "key", so a hex value after them is a token rather than a digest.
 OTHER_SCRIPT_KEY_QUALIFIERS: tuple[str, ...] = tuple(
     _words("시크릿 비밀 액세스 접근 인증 개인 서명 秘密 アクセス 認証 シークレット プライベート")
+)
+
+# Names of algorithms, encodings and architectures that read as a word beside another one
+# ("ed25519-signed payloads", "sha256-digest"): letters and digits, yet no credential.
+TECHNICAL_NAMES: frozenset[str] = _words(
+    """
+    ed25519 ed448 x25519 sha1 sha224 sha256 sha384 sha512 md5 aes128 aes256 rsa2048 rsa4096 hs256
+    hs512 rs256 es256 p256 secp256k1 utf8 utf16 base32 base58 base64 x86 x64 arm64 h264 h265 ipv4 ipv6
+    """
 )
 
 # Qualifiers that turn "key" / "token" into a non-credential (cache_key, page_token, max_tokens).

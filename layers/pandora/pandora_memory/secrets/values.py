@@ -17,6 +17,7 @@ from pandora_memory.secrets.lexicon import (
     PLACEHOLDER_SIGNAL_COMPONENTS,
     PLACEHOLDER_SUBSTRINGS,
     PLACEHOLDER_WORDS,
+    TECHNICAL_NAMES,
     VAULT_WORDS,
 )
 
@@ -29,7 +30,7 @@ _REFERENCE = re.compile(
     | ^%[A-Za-z_]\w*%$                               # %VAR% (Windows)
     | %\(\w+\)[sd] | ^\{\w*\}$ | <%                     # %(name)s, {name}, <%= erb %>
     | \$\{\{ | \{\{ | \{%                            # ${{ secrets.X }} {{ var }} {% tag %}
-    | ^![A-Za-z]\w*                                  # YAML tags: !Ref, !Sub, !secret name, !vault
+    | ^![A-Za-z]\w*$                                 # YAML tags: !Ref, !Sub, !secret name, !vault
     | ^\$(?:2[abxy]?|argon2(?:id|i|d)|scrypt|pbkdf2[\w\-]*|[156])\$  # password hashes, not passwords
     | \b(?:process\.env|import\.meta\.env|os\.environ|os\.getenv|getenv|System\.getenv|ENV\[|env\(|
            Deno\.env|secrets\.|vars\.|config\.|settings\.|self\.|this\.|args\.|opts\.|options\.|
@@ -185,9 +186,18 @@ def is_public_identifier(token: str) -> bool:
 
 
 def _is_word_chain(token: str) -> bool:
-    """kebab/snake/dotted chains of words and numbers: my-app-2024, react-dom.production.min."""
+    """kebab/snake/dotted chains of words and numbers: my-app-2024, react-dom.production.min, and a
+    technical name joined to one real word: ed25519-signed, sha256-digest (not ab12-cd34-ef56, nor a
+    made-up secret such as my-hs256-signing-Secret-9)."""
     parts = [part for part in _CHAIN_SPLIT.split(token) if part]
-    return len(parts) >= 2 and all(_WORD_PART.match(part) for part in parts)
+    if len(parts) < 2:
+        return False
+    if all(_WORD_PART.match(part) for part in parts):
+        return True
+    if len(parts) != 2:
+        return False
+    tech, word = sorted(parts, key=lambda part: part.isalpha())
+    return tech.lower() in TECHNICAL_NAMES and word.isalpha() and word.islower() and len(word) >= 4
 
 
 _HAS_DIGIT = re.compile(r"\d").search

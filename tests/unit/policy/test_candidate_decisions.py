@@ -167,6 +167,18 @@ def test_an_assistant_confirmation_raises_confidence() -> None:
     assert "candidate.assistant.confirmed" in confirmed.rules
 
 
+def test_what_the_user_affirms_from_the_reply_counts_for_sensitivity() -> None:
+    """ "yes, hold me to it" after a proposal about the user's gambling is about the gambling."""
+    message = "yes hold me to it. weekends only"
+    alone = should_auto_create_memory_candidate(message, namespace="real_life")
+    affirmed = should_auto_create_memory_candidate(
+        message, "Deal: you open the betting app on weekends only, and I'll flag it midweek.", "real_life"
+    )
+    assert alone.sensitivity is Sensitivity.LOW, alone.reason
+    assert affirmed.sensitivity is Sensitivity.HIGH, affirmed.reason
+    assert affirmed.requires_review
+
+
 @pytest.mark.parametrize(
     ("message", "level"),
     [

@@ -66,9 +66,11 @@ def should_auto_create_memory_candidate(
     user_hits = hits_by_family(user)
     reading = read_turn(user, user_hits, assistant_text, choice.namespace, rules)
 
-    sensitive_hits = hits_by_family(reading.person_clauses) if reading.from_assistant else user_hits
+    # What the user accepted or affirmed from the reply is part of what the memory is about.
+    about = reading.about_clauses
+    sensitive_hits = hits_by_family(about) if reading.reply_counts else user_hits
     level = sensitivity.assess(
-        reading.person_clauses,
+        about,
         sensitive_hits,
         choice.namespace,
         reading.people,

@@ -46,7 +46,20 @@ class Reading:
     notes: list[str] = field(default_factory=list)
     summary_clauses: tuple[Clause, ...] = ()
     person_clauses: tuple[Clause, ...] = ()
+    # The reply's proposals when they backed the user's own words ("yes, hold me to it" after "you
+    # check the brokerage on Sundays only"): what the memory is about, so its sensitivity counts.
+    supporting_clauses: tuple[Clause, ...] = ()
     people: list[str] = field(default_factory=list)
+
+    @property
+    def about_clauses(self) -> tuple[Clause, ...]:
+        """The clauses the memory is about: the user's, and the reply's where it was accepted or
+        backed the user's words."""
+        return (*self.person_clauses, *self.supporting_clauses)
+
+    @property
+    def reply_counts(self) -> bool:
+        return self.from_assistant or bool(self.supporting_clauses)
 
     def cite(self, rule: str, cues: Sequence[str] = (), note: str = "") -> None:
         if rule not in self.rules:
@@ -102,8 +115,9 @@ def read_turn(
         return reading
     _note_verdict(reading, verdict)
     gathered = _gather(reading, verdict, user_hits, assistant_text, namespace, rules)
-    person_hits = hits_by_family(reading.person_clauses) if reading.from_assistant else user_hits
-    reading.people = person_cues(" ".join(c.text for c in reading.person_clauses), person_hits, rules)
+    about = reading.about_clauses
+    person_hits = hits_by_family(about) if reading.reply_counts else user_hits
+    reading.people = person_cues(" ".join(c.text for c in about), person_hits, rules)
     _conclude(reading, verdict, gathered, user_hits, namespace, rules)
     return reading
 
@@ -160,6 +174,7 @@ def _gather(
         _add_scaled(
             types, memory_types.collect(proposals, namespace, rules), rules.assistant_support_factor, "reply"
         )
+        reading.supporting_clauses = tuple(proposals)
         confirmed = durability.confirmation_cues(reply)
         if confirmed:
             gathered.bonus += rules.confirmation_bonus

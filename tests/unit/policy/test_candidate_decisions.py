@@ -184,6 +184,7 @@ def test_what_the_user_affirms_from_the_reply_counts_for_sensitivity() -> None:
     [
         ("Dara and I broke up last night. she says it's final", Sensitivity.PRIVATE),
         ("my home address is 12 Elm Road, use it for the invoices", Sensitivity.PRIVATE),
+        ("my NI number is JT 48 20 11 B, keep it with the payroll forms", Sensitivity.PRIVATE),
         ("had a big fight with my brother about the loan, we're not speaking", Sensitivity.HIGH),
         ("doctor says my blood pressure is too high, I'm on meds now", Sensitivity.HIGH),
         ("lost 2M won at the casino. not going back", Sensitivity.HIGH),

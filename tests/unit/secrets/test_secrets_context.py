@@ -58,6 +58,10 @@ STATED = [
     # A value may open on "!" (a generated Django key); only "!Ref"-like words alone are YAML tags.
     ("DJANGO_SECRET_KEY=!k3x!9qf=2ba_+!c8z_+mnoply421*=w@kre", "!k3x!9qf=2ba_+!c8z_+mnoply421*=w@kre"),
     ("the banking app code is 551902", "551902"),
+    # How many digits a Korean password has may sit between the noun and its value.
+    ("카드 비밀번호 4자리는 7305 야, 자꾸 잊어", "7305"),
+    ("창고 경보기 코드 6620", "6620"),
+    ("el código del portón de la abuela es 3318", "3318"),
     # A command's login handed a key as long as no user name is.
     ("wandb login 7c1e9a07d3b85f26e0a9c4d7b31f8e52a4c6d8e0", "7c1e9a07d3b85f26e0a9c4d7b31f8e52a4c6d8e0"),
     ("el código de la puerta de casa de Inés es 9034", "9034"),
@@ -207,6 +211,8 @@ HARD_NEGATIVES = [
     "der Schlüssel liegt unter der Matte",
     "PIN은 아직 안 정했어",
     "docker login registry.gitlab.example.com keeps timing out",
+    "we use the hashed key 5e0b7d4c29a16f8e37d2b9e04c1a83f65e0b7d4c29a16f8e37d2b9e04c1a83f6",
+    "경보기 코드 바꿔야 함",
     "license keys are ed25519-signed payloads, base32 encoded, checked offline",
     "password: !vault |",
     "ApiKey: !Ref ApiKeyParam",

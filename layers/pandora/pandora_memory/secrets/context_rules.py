@@ -110,8 +110,10 @@ _PAIR = LazyPattern(
 )
 _POSSESSIVE = LazyPattern(r"['’]s[ \t]+" + _PROSE_VALUE)
 _CHANGED_TO = LazyPattern(r"[ \t]+(?:to|into|as)" + _GAP_BEFORE_VALUE + _PROSE_VALUE, re.IGNORECASE)
+# "비밀번호 4자리는 4821": how many digits the value has may come before its particle.
 _CJK_PARTICLE = LazyPattern(
-    r"[ \t]*(?P<particle>는요|은요|는|은|이|가|は|が|是|为|為|:|：|=)?[ \t]*" + _PROSE_VALUE
+    r"[ \t]*(?:\d{1,2}[ \t]?(?:자리|桁|位))?(?P<particle>는요|은요|는|은|이|가|は|が|是|为|為|:|：|=)?[ \t]*"
+    + _PROSE_VALUE
 )
 # "api key (the publisher one!) 4F1F...": an aside between the noun and its value.
 _ASIDE = r"(?:[ \t]*\([^()\n]{1,48}\))?"

@@ -45,6 +45,9 @@ HEAD_FAMILIES: dict[str, str] = {
     **dict.fromkeys(_words("pin passcode 핀번호 pin번호 暗証番号 도어락번호 현관번호"), "pin"),
     # Korean says "door-lock number" for a door code: the number word alone names nothing.
     **dict.fromkeys(("도어락 번호", "현관 번호", "현관문 번호", "공동현관 번호", "pin 번호"), "pin"),
+    # ...and a code by what it opens: "경보기 코드 4821" (the alarm code).
+    **dict.fromkeys(("경보기 코드", "경보 코드", "출입 코드", "보안 코드", "금고 코드", "현관 코드"), "pin"),
+    **dict.fromkeys(("도어락 코드", "대문 코드", "공동현관 코드", "출입문 코드"), "pin"),
     **dict.fromkeys(_CODE_HEADS, "code"),
     **dict.fromkeys(_words("pin-code pinkod pinkodu"), "pin"),
     **dict.fromkeys(_words("key keys apikey llave chave clé clés schlüssel 키 キー"), "key"),
@@ -104,7 +107,7 @@ CODE_QUALIFIERS: frozenset[str] = _words(
     locker login master mfa office onetime otp padlock parking pass passcode pin recovery safe
     security sms time totp unlock vault verification wifi parental restrictions restriction screen
     phone tablet ipad laptop kids child control app bank banking
-    alarme alarma allarme allarmi portão portao portão porta portas puerta portal porte portail
+    alarme alarma allarme allarmi portão portao portão porta portas puerta portal porte portail portón porton
     cancello cancelo tür tuer tor haustür garagem garaje garagentor cofre caja coffre tresor
     cassaforte kluis deur acesso acceso accès acces accesso entrada entrée entree ingresso eingang
     prédio predio edificio edifício immeuble bâtiment batiment gebäude casa maison haus huis
@@ -169,7 +172,7 @@ WEAK_QUALIFIERS: frozenset[str] = _words(
     """
     correlation request trace tracking transaction idempotence
     anon bos bucket cache cancel cancellation cls color colour completion composite continuation css
-    cursor dedup dedupe design dict dynamo eos event file foreign gpg group hash host hot i18n
+    cursor dedup dedupe design dict dynamo eos event file foreign gpg group hash hashed host hot i18n
     idempotency index input item kv lexer list locale lookup map mask max menu message music natural
     next object output pad page pagination parser partition pgp piano primary prompt pub public
     publishable range react redis registry resume routing row s3 sep shard short shortcut sort

@@ -17,7 +17,7 @@ The span is the value alone, so the words around it survive redaction.
 import re
 
 from pandora_memory.secrets.findings import Candidate, Coverage
-from pandora_memory.secrets.heads import WEAK, Head
+from pandora_memory.secrets.heads import GLUED_SCRIPT, WEAK, Head
 from pandora_memory.secrets.lazy_pattern import LazyPattern
 from pandora_memory.secrets.lexicon import (
     ENGLISH_HEADS,
@@ -402,8 +402,9 @@ def _forward_matches(text: str, head: Head) -> list[tuple[re.Match[str], str]]:
     if next_line is not None:
         found.append((next_line, STATED))
     follow = text[head.end : head.end + 1]
-    # A Korean or Japanese noun, or a Latin one with a particle glued on ("PIN은 4827이야").
-    if (not head.latin and _CJK_CHAR.search(head.word)) or _CJK_CHAR.match(follow):
+    # A Korean or Japanese noun, or a Latin one with a particle glued on ("PIN은 4827이야"): the same
+    # test find_heads used to let the Latin noun end there.
+    if (not head.latin and _CJK_CHAR.search(head.word)) or GLUED_SCRIPT.match(follow):
         particle = _CJK_PARTICLE.match(text, head.end)
         if particle is not None:
             found.append((particle, STATED if particle.group("particle") else BARE))

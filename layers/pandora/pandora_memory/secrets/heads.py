@@ -38,7 +38,7 @@ _OTHER_FIRSTS = re.compile(
 
 # Korean and Japanese glue particles onto a Latin word ("PIN은", "password는"): a letter of those
 # scripts after a Latin head ends it as a space would.
-_GLUED_SCRIPT = re.compile(f"[{CJK_RANGES}]")
+GLUED_SCRIPT = re.compile(f"[{CJK_RANGES}]")
 
 
 class Head(NamedTuple):
@@ -75,7 +75,7 @@ def _bounded(text: str, start: int, end: int, word: str) -> bool:
     before = text[start - 1] if start > 0 else " "
     after = text[end] if end < len(text) else " "
     matched = text[start:end]
-    if after.isalpha() and (after.islower() or matched.isupper()) and not _GLUED_SCRIPT.match(after):
+    if after.isalpha() and (after.islower() or matched.isupper()) and not GLUED_SCRIPT.match(after):
         return False
     if not before.isalpha() or word in EMBEDDABLE_HEADS:
         return True

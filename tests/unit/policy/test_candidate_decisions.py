@@ -304,3 +304,50 @@ def test_a_memory_of_another_type_about_someone_in_the_users_life_waits_for_revi
     assert decision.memory_type is MemoryType.OPEN_LOOP, decision.reason
     assert decision.requires_review
     assert "candidate.review.personal" in decision.rules
+
+
+@pytest.mark.parametrize(
+    ("message", "memory_type"),
+    [
+        ("still need to ring Tobiah about splitting the storage unit fee, by the 3rd", MemoryType.OPEN_LOOP),
+        ("merged Ilka's PR for the CSV export fix into main", MemoryType.MERGED_PR),
+        ("할머니 보청기 서류 아직 못 냈어. 이번 주에 내야 함", MemoryType.OPEN_LOOP),
+    ],
+)
+def test_a_real_life_memory_naming_another_person_waits_for_review(
+    message: str, memory_type: MemoryType
+) -> None:
+    decision = should_auto_create_memory_candidate(message, namespace="real_life")
+
+    assert decision.memory_type is memory_type, decision.reason
+    assert decision.sensitivity in (Sensitivity.LOW, Sensitivity.MEDIUM), decision.reason
+    assert decision.requires_review
+    assert "candidate.review.other_person" in decision.rules
+    assert "names another person" in decision.reason
+
+
+def test_a_memory_naming_nobody_or_naming_a_character_is_not_held_for_the_person_rule() -> None:
+    own_work = should_auto_create_memory_candidate(
+        "still need to rotate the staging certs before the 3rd", namespace="real_life"
+    )
+    character = should_auto_create_memory_candidate(
+        "canon: Tobiah keeps the spare key to the lighthouse, always", namespace="au"
+    )
+
+    for decision in (own_work, character):
+        assert decision.should_create_candidate, decision.reason
+        assert "candidate.review.other_person" not in decision.rules
+
+
+def test_a_yes_to_the_assistants_offer_carries_the_offers_sensitivity() -> None:
+    offer = "Want me to remind you to chase the lender about the overdue installment?"
+    agreed = should_auto_create_memory_candidate(
+        "yes, still nothing from them, keep it on the list", offer, "real_life"
+    )
+    own_words = should_auto_create_memory_candidate(
+        "still nothing from them, keep it on the list", None, "real_life"
+    )
+
+    assert agreed.sensitivity is Sensitivity.HIGH, agreed.reason
+    assert agreed.requires_review
+    assert own_words.sensitivity is Sensitivity.LOW, own_words.reason

@@ -27,6 +27,7 @@ RULE_SECRET_BLOCKED = "candidate.secret.blocked"  # noqa: S105 - a rule id, not 
 RULE_REVIEW_SENSITIVE = "candidate.review.sensitive"
 RULE_REVIEW_LOW_CONFIDENCE = "candidate.review.low_confidence"
 RULE_REVIEW_PERSONAL = "candidate.review.personal"
+RULE_REVIEW_OTHER_PERSON = "candidate.review.other_person"
 RULE_REVIEW_ACCEPTED_REPLY = "candidate.review.accepted_reply"
 RULE_NAMESPACE_INFERRED = "candidate.namespace.inferred"
 # Only a plain identifier is echoed back: the caller's string is not ours to repeat.
@@ -44,6 +45,16 @@ def _about_relationships(
     if reading.memory_type in rules.review_types:
         return True
     return bool(reading.people) and any(user_hits.get(type_family(t)) for t in rules.review_types)
+
+
+def _names_another_person(reading: Reading, choice: NamespaceChoice, rules: CandidateRules) -> bool:
+    """Fiction's characters are not people whose details need guarding."""
+    return (
+        rules.review_when_person
+        and reading.is_candidate
+        and choice.namespace is Namespace.REAL_LIFE
+        and bool(reading.people)
+    )
 
 
 def should_auto_create_memory_candidate(
@@ -88,6 +99,9 @@ def should_auto_create_memory_candidate(
     if personal and not requires_review:
         requires_review = True
         reading.cite(RULE_REVIEW_PERSONAL, note="about the user's relationships, needs review")
+    if not requires_review and _names_another_person(reading, choice, rules):
+        requires_review = True
+        reading.cite(RULE_REVIEW_OTHER_PERSON, note="names another person, needs review")
     if reading.is_candidate and not requires_review and reading.confidence < rules.review_below_confidence:
         requires_review = True
         reading.cite(RULE_REVIEW_LOW_CONFIDENCE, note="low confidence, needs review")

@@ -206,6 +206,7 @@ class CandidateRules:
     assistant_derived_penalty: float
     review_below_confidence: float
     review_types: frozenset[MemoryType]
+    review_when_person: bool
     veto_confidence: float
     uncertainty_penalty: float
     accepted_assistant_factor: float
@@ -468,6 +469,7 @@ def candidate_rules() -> CandidateRules:
         assistant_derived_penalty=float(table["assistant_derived_penalty"]),
         review_below_confidence=float(table["review_below_confidence"]),
         review_types=frozenset(MemoryType(name) for name in table["review_types"]),
+        review_when_person=bool(table["review_when_person"]),
         veto_confidence=float(table["veto_confidence"]),
         uncertainty_penalty=float(table["uncertainty_penalty"]),
         accepted_assistant_factor=float(table["accepted_assistant_factor"]),

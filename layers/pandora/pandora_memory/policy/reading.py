@@ -155,6 +155,9 @@ def _gather(
         return gathered
     reply = read_text(assistant_text, rules)
     proposals = durability.proposal_clauses(reply)
+    # A "yes" answers the whole reply, offers included ("want me to track your card spending?"): what
+    # the memory is about, for its people and sensitivity, even where the offer adds no type evidence.
+    affirmed = tuple(reply) if verdict.accepts_proposal else proposals
     if accepting and proposals:
         # The user said "yes, do that": the assistant's proposal is what they accepted.
         _add_scaled(types, memory_types.collect(proposals, namespace, rules), rules.accepted_assistant_factor)
@@ -167,14 +170,14 @@ def _gather(
             rules.proposal_words.search(clause.lowered) for clause in proposals
         )
         reading.from_assistant = True
-        reading.person_clauses = (*reading.person_clauses, *proposals)
+        reading.person_clauses = (*reading.person_clauses, *affirmed)
         reading.cite(RULE_ASSISTANT_ACCEPTED, note="user accepted the assistant's proposal")
     elif has_signal:
         # The reply only supports what the user already said ("Got it, short bullets from now on").
         _add_scaled(
             types, memory_types.collect(proposals, namespace, rules), rules.assistant_support_factor, "reply"
         )
-        reading.supporting_clauses = tuple(proposals)
+        reading.supporting_clauses = affirmed
         confirmed = durability.confirmation_cues(reply)
         if confirmed:
             gathered.bonus += rules.confirmation_bonus

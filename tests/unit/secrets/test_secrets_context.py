@@ -75,6 +75,12 @@ STATED = [
     ("my gmail app password is abcd efgh ijkl mnop", "abcd efgh ijkl mnop"),
     ("2fa backup codes: 8271-4402 9931-0087", "8271-4402 9931-0087"),
     ("the key for the wifi is sunflower2020", "sunflower2020"),
+    # the value the credential was changed to; a year-like PIN that closes the clause
+    ("Steam password changed to Heron318&kelp, writing it nowhere else", "Heron318&kelp"),
+    ("the garage code was just reset to 6120", "6120"),
+    ("router password updated to Quartz77pine", "Quartz77pine"),
+    ("the locker combo and the bike pin are both 3391", "3391"),
+    ("체크카드 비번 1994", "1994"),
 ]
 
 ASSIGNED = [
@@ -219,6 +225,12 @@ HARD_NEGATIVES = [
     "room #4012 on floor 3, ticket #12345 is closed",
     "sso login redirect_uri_mismatch_error again",
     "password는 나중에 알려줄게",
+    "password changed to something I can actually type lol",
+    "the wifi password was set to expire after 30 days",
+    "password policy updated to require a symbol",
+    "admin password rotated to the vault on friday",
+    "비번 1994년에 처음 만들었나",
+    "password 2025 rotation is next week",
 ]
 
 

@@ -79,13 +79,22 @@ _OTHER_LANGUAGE_COPULA_WORDS = r"to|on|er|olarak"
 _GAP_BEFORE_VALUE = r"(?:[ \t]+|[ \t]*\r?\n[ \t]*)"
 
 
+_NEW_VALUE_VERB = (
+    r"[ \t]+(?:(?:was|is|has[ \t]+been|got|just|now)[ \t]+){0,2}"
+    r"(?:changed|set|updated|reset|switched|rotated|changes)[ \t]+to"
+)
+
+
 def _connector(copulas: str) -> str:
     return (
         r"(?:[ \t]+(?:number|num|code|phrase))?"
         # "de la porte chez Ana", "de la puerta de casa de Ana": up to two phrases say what it opens.
         rf"(?:{_PREPOSITION_PHRASE}){{0,2}}"
-        rf"(?:[ \t]*[:=：][ \t]*|[ \t]+(?:{copulas})(?:[ \t]*:)?{_GAP_BEFORE_VALUE}"
-        r"(?:(?:now|still|just|literally|actually|simply|currently|set[ \t]+to|always|probably)[ \t]+)?)"
+        # "password changed to X", "pin was just reset to X": the value the credential now has. Tried
+        # before the copulas, which would otherwise take "changed" for the value of "was".
+        rf"(?:{_NEW_VALUE_VERB}{_GAP_BEFORE_VALUE}"
+        rf"|[ \t]*[:=：][ \t]*|[ \t]+(?:{copulas})(?:[ \t]*:)?{_GAP_BEFORE_VALUE}"
+        r"(?:(?:now|still|just|literally|actually|simply|currently|set[ \t]+to|always|probably|both|all)[ \t]+)?)"
     )
 
 
@@ -176,6 +185,17 @@ _STATEMENT_STARTS = frozenset(
         "per",
         "is:",
         "was:",
+        # "password changed to X" (_NEW_VALUE_VERB)
+        "changed",
+        "set",
+        "updated",
+        "reset",
+        "switched",
+        "rotated",
+        "changes",
+        "got",
+        "just",
+        "now",
         *_PREPOSITIONS.split("|"),
         *_COPULA_WORDS.replace("[ \\t]+", " ").split("|"),
     }
@@ -217,8 +237,10 @@ _OWNERS = frozenset(
 
 # Keypad / backup codes: 1357#, 12-34-56, 8271-4402.
 _NUMERIC_CODE = re.compile(r"\d[\d\-#*. ]{2,18}[\d#*]")
-# A year is not a password: "password 2024 rotation is due".
+# A year is not a password: "password 2024 rotation is due"...
 _YEAR = re.compile(r"(?:19|20)\d\d")
+# ...unless it closes the clause right after the noun ("카드 비번 1987"): birth years are common PINs.
+_CLAUSE_END = re.compile(r"[ \t]*(?:$|[\r\n.,;!?)])")
 # Further codes of a list after the first one ("backup codes: 8271-4402 9931-0087").
 _MORE_CODES = re.compile(r"(?:[ \t]*[,;]?[ \t]+(?:\d{4,10}|[0-9a-z]{3,6}-[0-9a-z]{3,6})(?![\w\-]))+")
 
@@ -319,6 +341,8 @@ def _candidate(head: Head, match: re.Match[str], form: str, covered: Coverage) -
     family, test_form, rule = head.family, form, f"context-{form}"
     if form in (PAIR_STATED, PAIR_BARE):  # the second half of a user pair is a password
         family, test_form, rule = "password", BARE, "context-pair"  # "SSO / Okta" is no pair: a shape
+    elif form == BARE and family in ("password", "pass") and _YEAR.fullmatch(value):
+        test_form = STATED if _CLAUSE_END.match(match.string, end) else BARE
     if covered.covers(start, end) or not acceptable(family, value, test_form):
         return None
     if family == "code":

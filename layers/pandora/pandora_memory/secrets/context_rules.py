@@ -79,6 +79,8 @@ _OTHER_LANGUAGE_COPULA_WORDS = r"to|on|er|olarak"
 _GAP_BEFORE_VALUE = r"(?:[ \t]+|[ \t]*\r?\n[ \t]*)"
 
 
+# "is now X", "are both X": words between a copula and the value.
+_COPULA_ADVERBS = r"now|still|just|literally|actually|simply|currently|set[ \t]+to|always|probably|both|all"
 _NEW_VALUE_VERB = (
     r"[ \t]+(?:(?:was|is|has[ \t]+been|got|just|now)[ \t]+){0,2}"
     r"(?:changed|set|updated|reset|switched|rotated|changes)[ \t]+to"
@@ -94,7 +96,7 @@ def _connector(copulas: str) -> str:
         # before the copulas, which would otherwise take "changed" for the value of "was".
         rf"(?:{_NEW_VALUE_VERB}{_GAP_BEFORE_VALUE}"
         rf"|[ \t]*[:=：][ \t]*|[ \t]+(?:{copulas})(?:[ \t]*:)?{_GAP_BEFORE_VALUE}"
-        r"(?:(?:now|still|just|literally|actually|simply|currently|set[ \t]+to|always|probably|both|all)[ \t]+)?)"
+        rf"(?:(?:{_COPULA_ADVERBS})[ \t]+)?)"
     )
 
 

@@ -81,6 +81,10 @@ STATED = [
     ("router password updated to Quartz77pine", "Quartz77pine"),
     ("the locker combo and the bike pin are both 3391", "3391"),
     ("체크카드 비번 1994", "1994"),
+    ("약국 포털 로그인 minseo.p / Larch204!fen", "Larch204!fen"),
+    ("ログイン: kuroda / Larch204!fen", "Larch204!fen"),
+    # a bare "the key" keeps its dashed value: only a lookup qualifier makes it an entry's name
+    ("the key: live-api-7c2e9a41d0b38f65e1a4c7b9", "live-api-7c2e9a41d0b38f65e1a4c7b9"),
 ]
 
 ASSIGNED = [
@@ -231,6 +235,9 @@ HARD_NEGATIVES = [
     "admin password rotated to the vault on friday",
     "비번 1994년에 처음 만들었나",
     "password 2025 rotation is next week",
+    "cache key: sidebar-v7-4e1f0a9c3b7d2e58",
+    "page token: next-page-6b1d8e2f9a0c4e7b3d5f",
+    "로그인 안 되는데 세션 문제인가",
 ]
 
 

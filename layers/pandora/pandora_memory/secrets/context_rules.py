@@ -17,7 +17,7 @@ The span is the value alone, so the words around it survive redaction.
 import re
 
 from pandora_memory.secrets.findings import Candidate, Coverage
-from pandora_memory.secrets.heads import GLUED_SCRIPT, WEAK, Head
+from pandora_memory.secrets.heads import GLUED_SCRIPT, WEAK, Head, lookup_qualified
 from pandora_memory.secrets.lazy_pattern import LazyPattern
 from pandora_memory.secrets.lexicon import (
     ENGLISH_HEADS,
@@ -31,6 +31,7 @@ from pandora_memory.secrets.values import (
     has_digit,
     has_password_shape,
     is_dismissed,
+    is_key_path,
     is_public_identifier,
     is_published_key,
     looks_like_credential,
@@ -261,8 +262,6 @@ _KINDS = {
     WEAK: "generic_secret",
 }
 
-# "cache key app:v3:11460f82857eee05": a namespaced key path names an entry, it opens nothing.
-_KEY_PATH = re.compile(r"[a-z][a-z0-9_\-]*(?::[\w\-.]+){2,}")
 ASSIGNED, STATED, BARE = "assigned", "stated", "bare"
 PAIR_STATED, PAIR_BARE = "pair-stated", "pair-bare"
 
@@ -270,7 +269,8 @@ PAIR_STATED, PAIR_BARE = "pair-stated", "pair-bare"
 def _has_shape(family: str, value: str, form: str) -> bool:
     """The family's test on the value's shape alone (cheap, so it runs first)."""
     if family == WEAK:
-        return looks_random(value) and not is_public_identifier(value) and not _KEY_PATH.fullmatch(value)
+        plain = looks_random(value) and not is_public_identifier(value)
+        return plain and not is_key_path(value, lookup_qualified=False)
     if family in ("password", "pass"):
         if form == BARE:
             # "카드 비밀번호 4821", "wifi password 48213377": a bare number right after the noun is one.
@@ -347,6 +347,8 @@ def _candidate(head: Head, match: re.Match[str], form: str, covered: Coverage) -
         test_form = STATED if _CLAUSE_END.match(match.string, end) else BARE
     if covered.covers(start, end) or not acceptable(family, value, test_form):
         return None
+    if lookup_qualified(match.string, head) and is_key_path(value, lookup_qualified=True):
+        return None  # "cache key: menu-v3-8779…" names an entry
     if family == "code":
         more = _MORE_CODES.match(match.string, end)
         end = more.end() if more else end

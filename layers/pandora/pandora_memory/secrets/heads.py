@@ -52,6 +52,11 @@ class Head(NamedTuple):
     in_identifier: bool
 
 
+def lookup_qualified(text: str, head: Head) -> bool:
+    """ "cache key", "page token": a weak head whose own qualifier names a lookup, not "the key"."""
+    return head.family == WEAK and _qualifier(text, head.start) in WEAK_QUALIFIERS
+
+
 def _qualifier(text: str, start: int) -> str | None:
     """The word or identifier component right before a head: "api" in "api key" / "apiKey"."""
     floor = max(0, start - 24)

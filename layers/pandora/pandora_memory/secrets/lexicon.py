@@ -56,7 +56,7 @@ HEAD_FAMILIES: dict[str, str] = {
     **dict.fromkeys(_words("credential credentials creds 자격증명"), "credential"),
     **dict.fromkeys(_words("pass"), "pass"),
     **dict.fromkeys(_words("auth dsn"), "auth"),
-    **dict.fromkeys(_words("login logins logon signin sign-in"), "login"),
+    **dict.fromkeys(_words("login logins logon signin sign-in 로그인 ログイン 登录 登錄"), "login"),
     # "the studio wifi is Kx7-pine-42": a network stated to *be* a value names its password.
     **dict.fromkeys(_words("wifi wi-fi wlan 와이파이"), "network"),
 }

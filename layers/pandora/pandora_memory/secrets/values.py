@@ -53,6 +53,11 @@ _FILE_SUFFIX = re.compile(r"(?:^|[/\\])[\w.\-]+\.[A-Za-z][A-Za-z0-9]{0,5}$")
 _WORD_PART = re.compile(r"^[A-Za-z][a-z]*$|^\d+$")
 _LOWER_WORD = re.compile(r"[a-z][a-z'\-]*")
 _MASK_RUN = re.compile(r"[xX*•●#]{4,}")
+# "cache key app:v3:11460f82857eee05": a namespaced key path names an entry, it opens nothing.
+_KEY_PATH = re.compile(r"[a-z][a-z0-9_\-]*(?::[\w\-.]+){2,}")
+# "cache key: menu-v3-8779f4f415faf7c9": the same with dashes, trusted only after a lookup qualifier
+# (a bare "the key: live-api-9f8e…" may well be a credential).
+_DASHED_KEY_PATH = re.compile(r"[a-z]{3,}(?:[-.][a-z0-9_]+){2,}")
 _PATH_SPLIT = re.compile(r"[/\\]")
 _CHAIN_SPLIT = re.compile(r"[-_.@/]")
 _HEX = re.compile(r"^(?:0x)?[0-9a-fA-F]+$")
@@ -271,3 +276,11 @@ def has_password_shape(value: str) -> bool:
 def is_dismissed(value: str) -> bool:
     """The common exclusions of every context rule."""
     return is_placeholder(value) or is_reference(value) or is_path(value) or is_public_jwt(value)
+
+
+def is_key_path(value: str, *, lookup_qualified: bool) -> bool:
+    """For a value after a noun that may be a credential or a lookup key: `lookup_qualified` when a
+    word such as "cache" or "page" said which (heads.lookup_qualified)."""
+    if _KEY_PATH.fullmatch(value) is not None:
+        return True
+    return lookup_qualified and _DASHED_KEY_PATH.fullmatch(value) is not None

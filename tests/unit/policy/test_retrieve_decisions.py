@@ -259,3 +259,20 @@ def test_writing_to_someone_unnamed_is_still_generic() -> None:
     decision = should_auto_retrieve_memory(message, namespace="real_life")
 
     assert not decision.should_retrieve, decision.reason
+
+
+@pytest.mark.parametrize(
+    "message", ["the parcel came", "ok so. the garage called.", "update: the bank replied"]
+)
+def test_a_few_words_of_news_about_something_awaited_retrieve(message: str) -> None:
+    decision = should_auto_retrieve_memory(message, namespace="real_life")
+
+    assert decision.should_retrieve, decision.reason
+    assert "short_news" in decision.reason
+
+
+@pytest.mark.parametrize(
+    "message", ["a parcel came for the neighbours", "the new season of that show came out and it was great"]
+)
+def test_news_needs_a_known_subject_and_few_words(message: str) -> None:
+    assert "short_news" not in should_auto_retrieve_memory(message, namespace="real_life").reason

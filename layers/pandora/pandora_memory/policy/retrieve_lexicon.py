@@ -238,6 +238,9 @@ class RetrieveRules:
     name_titles: frozenset[str]
     eponym_nouns: frozenset[str]
     story_determiners: frozenset[str]
+    news_max_words: int
+    news_openers: frozenset[str]
+    news_fillers: frozenset[str]
     story_indefinites: frozenset[str]
     task_stopwords: frozenset[str]
     ongoing_conversation_types: frozenset[str]
@@ -289,6 +292,9 @@ def retrieve_rules() -> RetrieveRules:
         balance_words=_words(past["balance_words"]),
         balance_families=tuple(past["balance_families"]),
         that_after=_words(signals["anaphoric_reference"]["that_after"]),
+        news_max_words=int(signals["outcome"]["news_max_words"]),
+        news_openers=_words(signals["outcome"]["news_openers"]),
+        news_fillers=_words(signals["outcome"]["news_fillers"]),
         clause_shapes=clause_shapes(shape),
         math_with_digits=digit_led_any_of(shape["math_with_digits"]),
         continuation_fragment=re.compile(shape["continuation_fragment"]),

@@ -79,7 +79,17 @@ def _message_contributions(reading: MessageReading, rules: RetrieveRules) -> lis
         out.append(Contribution("short_message", weights["short_context"], (f"{reading.word_count} words",)))
     if short and "status_check" in cues and "outcome" in cues:
         out.append(Contribution("short_status_check", weights["short_status_check"], tuple(cues["outcome"])))
+    if reading.word_count <= rules.news_max_words and "outcome" in cues and _opens_on_news(reading, rules):
+        out.append(Contribution("short_news", weights["short_news"], tuple(cues["outcome"])))
     return out
+
+
+def _opens_on_news(reading: MessageReading, rules: RetrieveRules) -> bool:
+    """ "the letter came", "so. the store called": a thing or person the user knows, then what it did."""
+    for word in reading.words:
+        if word not in rules.news_fillers:
+            return word in rules.news_openers
+    return False
 
 
 def _story_item(reading: MessageReading, rules: RetrieveRules) -> str | None:

@@ -351,3 +351,16 @@ def test_a_yes_to_the_assistants_offer_carries_the_offers_sensitivity() -> None:
     assert agreed.sensitivity is Sensitivity.HIGH, agreed.reason
     assert agreed.requires_review
     assert own_words.sensitivity is Sensitivity.LOW, own_words.reason
+
+
+def test_korean_with_names_a_person_only_when_something_is_done_together() -> None:
+    things = should_auto_create_memory_candidate(
+        "앞으로 주석이랑 커밋 메시지는 영어로 써줘", namespace="real_life"
+    )
+    person = should_auto_create_memory_candidate(
+        "배포는 금요일에만 하기로 윤재랑 정함", namespace="real_life"
+    )
+
+    assert things.should_create_candidate and person.should_create_candidate
+    assert "candidate.review.other_person" not in things.rules, things.reason
+    assert "candidate.review.other_person" in person.rules, person.reason

@@ -268,6 +268,8 @@ def _people_rules(table: Mapping[str, Any]) -> PeopleRules:
         companion_max_start=int(table["companion_max_start"]),
         korean_name=re.compile(
             rf"(?<![가-힣])[가-힣]{{2,3}}(?:{_alternation(table['korean_name_particles'])})(?![가-힣])"
+            rf"|(?<![가-힣])[가-힣]{{2,3}}(?:{_alternation(table['korean_companion_particles'])})(?![가-힣])"
+            rf"(?=[^.!?\n]{{0,40}}?(?:{_alternation(table['korean_together_words'])}))"
             rf"|{_latin_name('[A-Z][a-z]+', table['latin_name_particles'])}"
             rf"|{_latin_name('[a-z]{3,}', table['latin_lowercase_name_particles'])}"
         ),

@@ -88,6 +88,10 @@ FAKES: dict[str, tuple[Callable[[random.Random], str], str | None]] = {
     ),
     "mailgun": (lambda r: "key-" + chars(r, 32, HEX), "mailgun_api_key"),
     "resend": (lambda r: "re_" + chars(r, 8) + "_" + chars(r, 24), "resend_api_key"),
+    "twitch_chat": (
+        lambda r: "oauth:" + chars(r, 29, string.ascii_lowercase) + str(r.randrange(10)),
+        "twitch_oauth_token",
+    ),
     "twilio_api_key": (lambda r: "SK" + chars(r, 32, HEX), "twilio_api_key"),
     "age": (
         lambda r: "AGE-SECRET-KEY-1" + chars(r, 58, string.ascii_uppercase + string.digits),

@@ -83,6 +83,7 @@ STATED = [
     ("체크카드 비번 1994", "1994"),
     ("약국 포털 로그인 minseo.p / Larch204!fen", "Larch204!fen"),
     ("ログイン: kuroda / Larch204!fen", "Larch204!fen"),
+    ("적금 통장 핀 6614 잊지 말기", "6614"),
     # a bare "the key" keeps its dashed value: only a lookup qualifier makes it an entry's name
     ("the key: live-api-7c2e9a41d0b38f65e1a4c7b9", "live-api-7c2e9a41d0b38f65e1a4c7b9"),
 ]
@@ -238,6 +239,8 @@ HARD_NEGATIVES = [
     "cache key: sidebar-v7-4e1f0a9c3b7d2e58",
     "page token: next-page-6b1d8e2f9a0c4e7b3d5f",
     "로그인 안 되는데 세션 문제인가",
+    "공지 핀 고정해둠",
+    "헤어핀 4개 샀어",
 ]
 
 

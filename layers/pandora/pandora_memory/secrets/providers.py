@@ -230,6 +230,8 @@ PROVIDER_RULES: tuple[PatternRule, ...] = (
     _prefixed("sendgrid-key", "sendgrid_api_key", r"SG\.[A-Za-z0-9_\-]{16,32}\.[A-Za-z0-9_\-]{16,64}", "SG."),
     _prefixed("mailgun-key", "mailgun_api_key", r"key-[0-9a-zA-Z]{32}", "key-"),
     _prefixed("resend-key", "resend_api_key", r"re_[A-Za-z0-9]{8}_[A-Za-z0-9]{20,40}", "re_"),
+    # Twitch chat logs in with "PASS oauth:<token>".
+    _prefixed("twitch-chat-token", "twitch_oauth_token", r"oauth:[a-z0-9]{30}", "oauth:", needs_digit=True),
     _prefixed("mailchimp-key", "mailchimp_api_key", r"[0-9a-f]{32}-us\d{1,2}", "-us"),
     _prefixed(
         "firebase-fcm-key",

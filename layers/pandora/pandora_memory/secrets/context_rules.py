@@ -17,7 +17,7 @@ The span is the value alone, so the words around it survive redaction.
 import re
 
 from pandora_memory.secrets.findings import Candidate, Coverage
-from pandora_memory.secrets.heads import GLUED_SCRIPT, WEAK, Head, lookup_qualified
+from pandora_memory.secrets.heads import GLUED_SCRIPT, WEAK, Head, names_an_entry
 from pandora_memory.secrets.lazy_pattern import LazyPattern
 from pandora_memory.secrets.lexicon import (
     ENGLISH_HEADS,
@@ -82,9 +82,11 @@ _GAP_BEFORE_VALUE = r"(?:[ \t]+|[ \t]*\r?\n[ \t]*)"
 
 # "is now X", "are both X": words between a copula and the value.
 _COPULA_ADVERBS = r"now|still|just|literally|actually|simply|currently|set[ \t]+to|always|probably|both|all"
+# "password changed to X", "pin was just reset to X": the verbs, and the words that may lead them.
+_NEW_VALUE_VERBS = "changed|set|updated|reset|switched|rotated|changes"
+_NEW_VALUE_LEADS = "was|is|got|just|now"
 _NEW_VALUE_VERB = (
-    r"[ \t]+(?:(?:was|is|has[ \t]+been|got|just|now)[ \t]+){0,2}"
-    r"(?:changed|set|updated|reset|switched|rotated|changes)[ \t]+to"
+    rf"[ \t]+(?:(?:{_NEW_VALUE_LEADS}|has[ \t]+been)[ \t]+){{0,2}}(?:{_NEW_VALUE_VERBS})[ \t]+to"
 )
 
 
@@ -188,17 +190,8 @@ _STATEMENT_STARTS = frozenset(
         "per",
         "is:",
         "was:",
-        # "password changed to X" (_NEW_VALUE_VERB)
-        "changed",
-        "set",
-        "updated",
-        "reset",
-        "switched",
-        "rotated",
-        "changes",
-        "got",
-        "just",
-        "now",
+        *_NEW_VALUE_VERBS.split("|"),
+        *_NEW_VALUE_LEADS.split("|"),
         *_PREPOSITIONS.split("|"),
         *_COPULA_WORDS.replace("[ \\t]+", " ").split("|"),
     }
@@ -347,8 +340,8 @@ def _candidate(head: Head, match: re.Match[str], form: str, covered: Coverage) -
         test_form = STATED if _CLAUSE_END.match(match.string, end) else BARE
     if covered.covers(start, end) or not acceptable(family, value, test_form):
         return None
-    if lookup_qualified(match.string, head) and is_key_path(value, lookup_qualified=True):
-        return None  # "cache key: menu-v3-8779…" names an entry
+    if names_an_entry(match.string, head, value):
+        return None
     if family == "code":
         more = _MORE_CODES.match(match.string, end)
         end = more.end() if more else end

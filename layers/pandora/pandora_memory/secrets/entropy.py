@@ -11,8 +11,8 @@ from collections.abc import Iterator
 
 from pandora_memory.secrets.allowlist import Span, inside
 from pandora_memory.secrets.findings import Candidate, Coverage
-from pandora_memory.secrets.heads import Head, find_heads, lookup_qualified
-from pandora_memory.secrets.values import is_dismissed, is_key_path, is_public_identifier, looks_random
+from pandora_memory.secrets.heads import Head, find_heads, names_an_entry
+from pandora_memory.secrets.values import is_dismissed, is_public_identifier, looks_random
 
 PRIORITY = 3
 # A token before the noun must end close to it ("yqbN... is the mistral key"); after, it may be
@@ -63,7 +63,7 @@ def entropy_candidates(
                 end -= 1
             if start in seen or start == head.start:
                 continue
-            if lookup_qualified(text, head) and is_key_path(text[start:end], lookup_qualified=True):
+            if names_an_entry(text, head, text[start:end]):
                 continue  # "cache key: menu-v3-…" names an entry; a stronger noun nearby may still claim it
             seen.add(start)
             if covered.covers(start, end) or inside(public, start, end):

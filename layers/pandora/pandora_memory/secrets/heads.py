@@ -19,6 +19,7 @@ from pandora_memory.secrets.lexicon import (
     WEAK_QUALIFIERS,
 )
 from pandora_memory.secrets.trie import trie_pattern
+from pandora_memory.secrets.values import is_key_path
 
 # "weak": only a random-looking value nearby counts (the key, cache key, page token).
 WEAK = "weak"
@@ -52,9 +53,12 @@ class Head(NamedTuple):
     in_identifier: bool
 
 
-def lookup_qualified(text: str, head: Head) -> bool:
-    """ "cache key", "page token": a weak head whose own qualifier names a lookup, not "the key"."""
-    return head.family == WEAK and _qualifier(text, head.start) in WEAK_QUALIFIERS
+def names_an_entry(text: str, head: Head, value: str) -> bool:
+    """ "cache key: menu-v3-8779…", "page token: next-page-…": a weak head's value that is a key path,
+    a dashed one only when the head's own qualifier names a lookup (not after "the key")."""
+    if head.family != WEAK:
+        return False
+    return is_key_path(value, lookup_qualified=_qualifier(text, head.start) in WEAK_QUALIFIERS)
 
 
 def _qualifier(text: str, start: int) -> str | None:

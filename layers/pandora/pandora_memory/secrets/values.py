@@ -280,7 +280,7 @@ def is_dismissed(value: str) -> bool:
 
 def is_key_path(value: str, *, lookup_qualified: bool) -> bool:
     """For a value after a noun that may be a credential or a lookup key: `lookup_qualified` when a
-    word such as "cache" or "page" said which (heads.lookup_qualified)."""
+    word such as "cache" or "page" said which (heads.names_an_entry)."""
     if _KEY_PATH.fullmatch(value) is not None:
         return True
     return lookup_qualified and _DASHED_KEY_PATH.fullmatch(value) is not None

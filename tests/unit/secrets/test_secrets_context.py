@@ -38,6 +38,11 @@ STATED = [
     ("studio wifi: HarbourNet / Plum447&kqz", "Plum447&kqz"),
     ("우리 집 도어락 번호는 8841", "8841"),
     ("maps api key (old project) 9C2E7A41B0D85F36A1E4C7B9D2F08A63", "9C2E7A41B0D85F36A1E4C7B9D2F08A63"),
+    ("the token from the old runner env: q7Xw2LpR9sK4vB8nD1fH6jM3", "q7Xw2LpR9sK4vB8nD1fH6jM3"),
+    (
+        "signing key we pulled off the build box: Hq3-Zr8_Tw1Kx5Yv0Lb7Nc2Md9Pf4Gs6Jj",
+        "Hq3-Zr8_Tw1Kx5Yv0Lb7Nc2Md9Pf4Gs6Jj",
+    ),
     ("와이파이 비번 새로 바꿨어 거실 공유기: Juniper47&kx", "Juniper47&kx"),
     # A Korean or Japanese key noun takes the English qualifier before it, as "api key" does.
     ("레이드 통계 twitch api 키 4C1E9A07D3B85F26E0A9C4D7B31F8E52", "4C1E9A07D3B85F26E0A9C4D7B31F8E52"),
@@ -241,6 +246,8 @@ HARD_NEGATIVES = [
     "로그인 안 되는데 세션 문제인가",
     "공지 핀 고정해둠",
     "헤어핀 4개 샀어",
+    "sample key from the vendor docs: ZX-DEMO-0000-0000-0000",
+    "trace from the failed call: request_id=Tq8Wm3Rz7Kp2Lx9Vn4Bc",
 ]
 
 

@@ -58,7 +58,7 @@ _ASSIGNMENT = LazyPattern(
     r"(?P<rest>[\w.\-]{0,40}?)[\"'\])]{0,2}[ \t]*(?::=|=>|->|==|=|:|：)[ \t]*" + _ASSIGNED_VALUE
 )
 _PREPOSITIONS = (
-    "for|of|on|to|at|in|de|del|da|do|du|für|von|para|pour|per|della|dello|dei|des|dos|das|di|zur|zum|"
+    "for|from|of|on|to|at|in|de|del|da|do|du|für|von|para|pour|per|della|dello|dei|des|dos|das|di|zur|zum|"
     "vom|van|voor|för|till|dla|od|от|для|na|chez|bei|à"
 )
 # "for the wifi", "do alarme", "de la porte", "d'accès", "dell'allarme": what the credential opens.

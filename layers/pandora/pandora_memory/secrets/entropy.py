@@ -32,10 +32,18 @@ _STATED_NAME = re.compile(
 )
 
 
-def _named_as_something_else(text: str, start: int) -> bool:
-    """The token is the value of a field whose name holds no credential noun (request_id, trace)."""
+def _named_as_something_else(text: str, start: int, head: Head) -> bool:
+    """The token is the value of a field whose name holds no credential noun (request_id, trace).
+
+    A plain word closing a phrase that began with the noun is no field: in "fernet key we copied
+    from the staging box: X" the colon hands X to the key, not to "box".
+    """
     field = _FIELD_NAME.search(text, max(0, start - 64), start)
-    return field is not None and not find_heads(field.group(1), field.group(1).lower())
+    if field is None or find_heads(field.group(1), field.group(1).lower()):
+        return False
+    name = field.group(1)
+    in_prose = name.isalpha() and name.islower() and field.group().rstrip().endswith(":")
+    return not (in_prose and head.end <= field.start() and "\n" not in text[head.end : field.start()])
 
 
 def _enclosing_word(text: str, start: int, end: int) -> str:
@@ -71,7 +79,9 @@ def entropy_candidates(
             token = text[start:end]
             if not looks_random(token) or is_public_identifier(token) or is_dismissed(token):
                 continue
-            if _named_as_something_else(text, start) or _STATED_NAME.search(text, max(0, start - 40), start):
+            if _named_as_something_else(text, start, head) or _STATED_NAME.search(
+                text, max(0, start - 40), start
+            ):
                 continue
             word = _enclosing_word(text, start, end)
             if word != token and (is_dismissed(word) or is_public_identifier(word)):

@@ -220,7 +220,7 @@ PLACEHOLDER_COMPONENTS: frozenset[str] = _words(
 # ...but a template always names the reader: "your" alone is enough, even next to a provider name.
 PLACEHOLDER_SIGNAL_COMPONENTS: frozenset[str] = _words(
     """
-    here insert replace your yours
+    demo here insert replace sample your yours
     """
 )
 

@@ -53,6 +53,7 @@ _FILE_SUFFIX = re.compile(r"(?:^|[/\\])[\w.\-]+\.[A-Za-z][A-Za-z0-9]{0,5}$")
 _WORD_PART = re.compile(r"^[A-Za-z][a-z]*$|^\d+$")
 _LOWER_WORD = re.compile(r"[a-z][a-z'\-]*")
 _MASK_RUN = re.compile(r"[xX*•●#]{4,}")
+_ZERO_RUN = "0" * 8
 # "cache key app:v3:11460f82857eee05": a namespaced key path names an entry, it opens nothing.
 _KEY_PATH = re.compile(r"[a-z][a-z0-9_\-]*(?::[\w\-.]+){2,}")
 # "cache key: menu-v3-8779f4f415faf7c9": the same with dashes, trusted only after a lookup qualifier
@@ -113,6 +114,8 @@ def is_placeholder(value: str) -> bool:
     mask = max(map(len, _MASK_RUN.findall(value)), default=0)
     if mask >= 4 and (mask >= 8 or mask * 4 >= len(value)):
         return True  # ghp_xxxxxxxx..., ********, abc****: a random key holds no long run of x
+    if _ZERO_RUN in value.replace("-", "").replace(" ", ""):
+        return True  # KW-DEMO-0000-0000-0000: zeroed groups mask a key as x's do
     if len(value) >= 6:
         # The distinct characters and the commonest one's count, as Counter would give them,
         # counted with str methods in C.

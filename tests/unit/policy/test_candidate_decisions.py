@@ -140,7 +140,7 @@ def test_an_accepted_proposal_becomes_a_reviewed_candidate() -> None:
 def test_choosing_one_of_the_proposals_is_a_reviewed_decision_even_without_known_words() -> None:
     decision = should_auto_create_memory_candidate(
         "perfect, go with B",
-        "Option A: a blue logo with the lamp. Option B: a green logo with the anchor.",
+        "Option A: a blue mural with the lamp. Option B: a green mural with the anchor.",
         namespace="real_life",
     )
     assert decision.status is CandidateStatus.CANDIDATE, decision.reason

@@ -165,6 +165,9 @@ class TransferRules:
     business_takes_at: float
     business_takes: tuple[MemoryType, ...]
     business_kept_by: tuple[MemoryType, ...]
+    setting_takes_at: float
+    setting_takes: tuple[MemoryType, ...]
+    setting_kept_by: tuple[MemoryType, ...]
     config_rule_takes: tuple[MemoryType, ...]
     config_rule_setting_cues: frozenset[str]
 
@@ -437,6 +440,9 @@ def candidate_rules() -> CandidateRules:
             business_takes_at=float(transfer["business_takes_at"]),
             business_takes=_types(transfer["business_takes"]),
             business_kept_by=_types(transfer["business_kept_by"]),
+            setting_takes_at=float(transfer["setting_takes_at"]),
+            setting_takes=_types(transfer["setting_takes"]),
+            setting_kept_by=_types(transfer["setting_kept_by"]),
             config_rule_takes=_types(transfer["config_rule_takes"]),
             config_rule_setting_cues=_cue_text_set(transfer["config_rule_setting_cues"]),
         ),

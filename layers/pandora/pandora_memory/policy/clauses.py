@@ -280,7 +280,12 @@ def _opens_question(tokens: list[str], start: int, mood: MoodRules) -> bool:
     if first in mood.wh_always or first in mood.aux_always:
         return True
     if first in mood.wh_maybe:
-        return following in mood.aux or following in mood.aux_always
+        if following in mood.aux or following in mood.aux_always:
+            return True
+        # "what font do most apps use", "what time is the call": a wh-word with its noun, then the
+        # auxiliary. "what we decided is..." opens on a subject and states.
+        third = tokens[start + 2] if start + 2 < len(tokens) else ""
+        return following not in mood.subjects and (third in mood.aux or third in mood.aux_always)
     if first in mood.aux and following in mood.subjects:
         return True
     # "is 6 hours of sleep enough": an auxiliary before a number asks as it does before "the".

@@ -39,6 +39,8 @@ RULE_RELATIONSHIP_AGREEMENT: Final = "candidate.transfer.relationship_agreement"
 RELATIONSHIP_PREFIX: Final = "between people: "
 RULE_BUSINESS_DECISION: Final = "candidate.transfer.business_decision"
 BUSINESS_PREFIX: Final = "about the business: "
+RULE_SETTING_DECISION: Final = "candidate.transfer.setting_decision"
+SETTING_PREFIX: Final = "about the setting: "
 RULE_CONFIG_RULE: Final = "candidate.transfer.config_rule"
 CONFIG_RULE_PREFIX: Final = "setting kept: "
 # Cue-name prefixes of transferred evidence, and the rule each one cites.
@@ -47,6 +49,7 @@ TRANSFER_RULES: Final = (
     (RISK_PREFIX, RULE_RISK_RULE),
     (RELATIONSHIP_PREFIX, RULE_RELATIONSHIP_AGREEMENT),
     (BUSINESS_PREFIX, RULE_BUSINESS_DECISION),
+    (SETTING_PREFIX, RULE_SETTING_DECISION),
     (CONFIG_RULE_PREFIX, RULE_CONFIG_RULE),
 )
 _FAMILY_TO_TYPE: Final = {type_family(t): t for t in RULE_ID_BY_TYPE}
@@ -215,6 +218,16 @@ def _transfer_topics(
             kept_by=transfer.relationship_kept_by,
             # With no relationship cue, a plan made with a person is kept by any cue of another topic.
             kept_at=transfer.relationship_takes_at if strong else 0.0,
+        )
+    if _holds(evidence, MemoryType.ENV_CONFIG_DECISION, transfer.setting_takes_at):
+        _topic_transfer(
+            evidence,
+            MemoryType.ENV_CONFIG_DECISION,
+            transfer.setting_takes,
+            generic,
+            SETTING_PREFIX,
+            kept_by=transfer.setting_kept_by,
+            kept_at=transfer.setting_takes_at,
         )
     if _holds(evidence, MemoryType.BUSINESS_PRIORITY, transfer.business_takes_at):
         _topic_transfer(

@@ -156,6 +156,35 @@ def test_agreeing_to_an_answer_that_proposes_nothing_is_no_choice() -> None:
     assert decision.status is CandidateStatus.NOT_CANDIDATE, decision.reason
 
 
+def test_a_yes_to_an_offer_of_a_standing_rule_is_a_reviewed_decision() -> None:
+    decision = should_auto_create_memory_candidate(
+        "yes, set it",
+        "Want me to set prettier's print width to 100 in all your repos?",
+        "real_life",
+    )
+    assert decision.status is CandidateStatus.CANDIDATE, decision.reason
+    assert "candidate.assistant.accepted" in decision.rules
+    assert decision.requires_review
+
+
+def test_a_yes_to_an_offer_of_one_off_work_is_no_memory() -> None:
+    decision = should_auto_create_memory_candidate(
+        "yes please", "Want me to draft the email to the landlord about the boiler?", "real_life"
+    )
+    assert decision.status is CandidateStatus.NOT_CANDIDATE, decision.reason
+
+
+def test_a_person_named_in_the_affirmed_reply_sends_the_rule_to_review() -> None:
+    decision = should_auto_create_memory_candidate(
+        "yeah let's make that the rule",
+        "One guardrail: a two-day wait and telling Mirela before any purchase over 300.",
+        "real_life",
+    )
+    assert decision.status is CandidateStatus.CANDIDATE, decision.reason
+    assert decision.requires_review
+    assert "candidate.durability.correction" not in decision.rules, "make that the rule corrects nothing"
+
+
 def test_an_assistant_confirmation_raises_confidence() -> None:
     message = "from now on answer in short bullets, walls of text make me skim"
     alone = should_auto_create_memory_candidate(message, namespace="real_life")

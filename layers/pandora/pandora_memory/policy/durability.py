@@ -11,11 +11,13 @@ from dataclasses import dataclass
 from pandora_memory.policy.candidate_rules import (
     ACCEPTANCE,
     ASSISTANT_OFFER,
+    COMMITMENT,
     CONFIRMATION,
     CORRECTION,
     DISCLAIMER,
     RETRACTION,
     RETRACTION_REASON,
+    STANDING_SCOPE,
     UNCERTAINTY,
     CandidateRules,
 )
@@ -134,13 +136,22 @@ def assess_user(
     )
 
 
-def proposal_clauses(clauses: Sequence[Clause]) -> tuple[Clause, ...]:
-    """The assistant's statements and suggestions a user can accept (not its offers to do work)."""
+_STANDING = frozenset((COMMITMENT, STANDING_SCOPE))
+
+
+def proposal_clauses(clauses: Sequence[Clause], standing_offers: bool = False) -> tuple[Clause, ...]:
+    """The assistant's statements and suggestions a user can accept. An offer to do work is none,
+    unless `standing_offers` and it offers a standing rule ("want me to pin python to 3.11 for all
+    your repos?"): a yes to that is the user's decision."""
     usable = {Mood.STATEMENT, Mood.LABELLED, Mood.HYPOTHETICAL, Mood.QUESTION}
     return tuple(
         clause
         for clause in clauses
-        if clause.mood in usable and not any(hit.cue.family == ASSISTANT_OFFER for hit in clause.hits)
+        if clause.mood in usable
+        and (
+            not any(hit.cue.family == ASSISTANT_OFFER for hit in clause.hits)
+            or (standing_offers and any(hit.cue.family in _STANDING for hit in clause.hits))
+        )
     )
 
 

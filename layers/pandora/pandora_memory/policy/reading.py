@@ -158,16 +158,17 @@ def _gather(
     # A "yes" answers the whole reply, offers included ("want me to track your card spending?"): what
     # the memory is about, for its people and sensitivity, even where the offer adds no type evidence.
     affirmed = tuple(reply) if verdict.accepts_proposal else proposals
-    if accepting and proposals:
+    accepted = durability.proposal_clauses(reply, standing_offers=True) if accepting else ()
+    if accepted:
         # The user said "yes, do that": the assistant's proposal is what they accepted.
-        _add_scaled(types, memory_types.collect(proposals, namespace, rules), rules.accepted_assistant_factor)
-        extra, extra_cues = memory_types.commitment(proposals)
+        _add_scaled(types, memory_types.collect(accepted, namespace, rules), rules.accepted_assistant_factor)
+        extra, extra_cues = memory_types.commitment(accepted)
         gathered.commitment += extra * rules.accepted_assistant_factor
         gathered.commitment_cues += extra_cues
         gathered.bonus += rules.acceptance_bonus
-        gathered.summary_clauses = proposals
+        gathered.summary_clauses = accepted
         gathered.chosen = CHOICE in user_hits and any(
-            rules.proposal_words.search(clause.lowered) for clause in proposals
+            rules.proposal_words.search(clause.lowered) for clause in accepted
         )
         reading.from_assistant = True
         reading.person_clauses = (*reading.person_clauses, *affirmed)

@@ -239,6 +239,7 @@ class RetrieveRules:
     eponym_nouns: frozenset[str]
     story_determiners: frozenset[str]
     news_max_words: int
+    news_bare_max_words: int
     news_openers: frozenset[str]
     news_fillers: frozenset[str]
     story_indefinites: frozenset[str]
@@ -293,6 +294,7 @@ def retrieve_rules() -> RetrieveRules:
         balance_families=tuple(past["balance_families"]),
         that_after=_words(signals["anaphoric_reference"]["that_after"]),
         news_max_words=int(signals["outcome"]["news_max_words"]),
+        news_bare_max_words=int(signals["outcome"]["news_bare_max_words"]),
         news_openers=_words(signals["outcome"]["news_openers"]),
         news_fillers=_words(signals["outcome"]["news_fillers"]),
         clause_shapes=clause_shapes(shape),

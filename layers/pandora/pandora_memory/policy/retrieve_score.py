@@ -86,7 +86,10 @@ def _message_contributions(reading: MessageReading, rules: RetrieveRules) -> lis
 
 
 def _opens_on_news(reading: MessageReading, rules: RetrieveRules) -> bool:
-    """ "the letter came", "so. the store called": a thing or person the user knows, then what it did."""
+    """ "the letter came", "so. the store called", "letter came.": a thing or person the user knows,
+    then what it did."""
+    if reading.word_count <= rules.news_bare_max_words:
+        return True
     for word in reading.words:
         if word not in rules.news_fillers:
             return word in rules.news_openers

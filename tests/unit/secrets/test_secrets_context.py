@@ -39,6 +39,11 @@ STATED = [
     ("우리 집 도어락 번호는 8841", "8841"),
     ("maps api key (old project) 9C2E7A41B0D85F36A1E4C7B9D2F08A63", "9C2E7A41B0D85F36A1E4C7B9D2F08A63"),
     ("the token from the old runner env: q7Xw2LpR9sK4vB8nD1fH6jM3", "q7Xw2LpR9sK4vB8nD1fH6jM3"),
+    ("le mot de passe admin c'est Brume!lac27", "Brume!lac27"),
+    ("le mot de passe c'est Brume!lac27", "Brume!lac27"),
+    ("la contraseña nueva es Nube#8841", "Nube#8841"),
+    # Mixed x/X/* is no mask: a mask repeats one character.
+    ("the wifi password is QxXX*418", "QxXX*418"),
     (
         "signing key we pulled off the build box: Hq3-Zr8_Tw1Kx5Yv0Lb7Nc2Md9Pf4Gs6Jj",
         "Hq3-Zr8_Tw1Kx5Yv0Lb7Nc2Md9Pf4Gs6Jj",
@@ -247,6 +252,9 @@ HARD_NEGATIVES = [
     "공지 핀 고정해둠",
     "헤어핀 4개 샀어",
     "sample key from the vendor docs: ZX-DEMO-0000-0000-0000",
+    "le mot de passe c'est celui d'avant",
+    "la contraseña es esa de siempre",
+    "the password policy is strict",
     "trace from the failed call: request_id=Tq8Wm3Rz7Kp2Lx9Vn4Bc",
 ]
 

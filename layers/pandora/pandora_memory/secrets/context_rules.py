@@ -90,9 +90,17 @@ _NEW_VALUE_VERB = (
 )
 
 
+# Words that qualify the credential noun after it, as Romance languages place them ("le mot de passe
+# admin c'est X", "la contraseña nueva es X").
+_QUALIFIERS = (
+    "admin|administrateur|administrador|root|wifi|wi-fi|guest|invité|invitado|master|principal|"
+    "temporaire|provisoire|temporal|nouveau|nuevo|nueva|actuel|bancaire"
+)
+
+
 def _connector(copulas: str) -> str:
     return (
-        r"(?:[ \t]+(?:number|num|code|phrase))?"
+        rf"(?:[ \t]+(?:number|num|code|phrase|{_QUALIFIERS}))?"
         # "de la porte chez Ana", "de la puerta de casa de Ana": up to two phrases say what it opens.
         rf"(?:{_PREPOSITION_PHRASE}){{0,2}}"
         # "password changed to X", "pin was just reset to X": the value the credential now has. Tried
@@ -190,6 +198,9 @@ _STATEMENT_STARTS = frozenset(
         "per",
         "is:",
         "was:",
+        "c'est",
+        "c’est",
+        *_QUALIFIERS.split("|"),
         *_NEW_VALUE_VERBS.split("|"),
         *_NEW_VALUE_LEADS.split("|"),
         *_PREPOSITIONS.split("|"),

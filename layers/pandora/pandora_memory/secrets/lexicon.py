@@ -282,6 +282,8 @@ OTHER_LANGUAGE_NON_VALUES: frozenset[str] = _words(
     nuestro vacía vacia caducada caducado incorrecta incorrecto olvidada cambiada bloqueada débil
     debil fuerte corta larga segura seguro obligatoria nueva nuevo vieja viejo misma mismo distinta
     diferente secreta secreto
+    celui celle ceux ça ca quoi pareil pareille noté note écrit ecrit dessus dedans compliqué complique
+    ese esa eso igual apuntada apuntado escrita escrito complicada complicado cual cuál
     o a os as um uma no na nos nas em muito aqui ali ainda já minha meu sua seu vazia expirou expirada
     errada errado incorreta esquecida alterada bloqueada fraca curta longa obrigatória obrigatoria nova
     velha mesma está esta fica

@@ -52,7 +52,8 @@ _PATH_PREFIX = re.compile(r"^(?:~?/|\.{1,2}/|[A-Za-z]:\\|\\\\)")
 _FILE_SUFFIX = re.compile(r"(?:^|[/\\])[\w.\-]+\.[A-Za-z][A-Za-z0-9]{0,5}$")
 _WORD_PART = re.compile(r"^[A-Za-z][a-z]*$|^\d+$")
 _LOWER_WORD = re.compile(r"[a-z][a-z'\-]*")
-_MASK_RUN = re.compile(r"[xX*•●#]{4,}")
+# A mask repeats one character ("ghp_xxxxxxxx", "****abcd"); a random key may hold "xXX*" by chance.
+_MASK_RUN = re.compile(r"x{4,}|X{4,}|\*{4,}|•{4,}|●{4,}|#{4,}")
 _ZERO_RUN = "0" * 8
 # "cache key app:v3:11460f82857eee05": a namespaced key path names an entry, it opens nothing.
 _KEY_PATH = re.compile(r"[a-z][a-z0-9_\-]*(?::[\w\-.]+){2,}")

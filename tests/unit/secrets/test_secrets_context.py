@@ -42,6 +42,11 @@ STATED = [
     ("le mot de passe admin c'est Brume!lac27", "Brume!lac27"),
     ("le mot de passe c'est Brume!lac27", "Brume!lac27"),
     ("la contraseña nueva es Nube#8841", "Nube#8841"),
+    ("code secret: 5093", "5093"),
+    ("le digicode c'est 5093", "5093"),
+    ("ma carte bleue code 5093", "5093"),
+    ("j'ai changé le mot de passe en Brume!lac27", "Brume!lac27"),
+    ("cambié la contraseña a Nube#8841", "Nube#8841"),
     # Mixed x/X/* is no mask: a mask repeats one character.
     ("the wifi password is QxXX*418", "QxXX*418"),
     (
@@ -255,6 +260,9 @@ HARD_NEGATIVES = [
     "le mot de passe c'est celui d'avant",
     "la contraseña es esa de siempre",
     "the password policy is strict",
+    "cambié la contraseña a algo más fácil",
+    "j'ai changé le mot de passe en urgence",
+    "le code secret de la recette c'est le beurre",
     "trace from the failed call: request_id=Tq8Wm3Rz7Kp2Lx9Vn4Bc",
 ]
 

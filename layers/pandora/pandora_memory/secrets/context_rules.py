@@ -90,6 +90,9 @@ _NEW_VALUE_VERB = (
 )
 
 
+# "changed my password to X", "j'ai changé le mot de passe en X", "cambié la contraseña a X": only
+# a password-shaped value counts after these.
+_CHANGED_TO_WORDS = ("to", "into", "as", "en", "a", "à")
 # Words that qualify the credential noun after it, as Romance languages place them ("le mot de passe
 # admin c'est X", "la contraseña nueva es X").
 _QUALIFIERS = (
@@ -131,7 +134,9 @@ _PAIR = LazyPattern(
     re.IGNORECASE,
 )
 _POSSESSIVE = LazyPattern(r"['’]s[ \t]+" + _PROSE_VALUE)
-_CHANGED_TO = LazyPattern(r"[ \t]+(?:to|into|as)" + _GAP_BEFORE_VALUE + _PROSE_VALUE, re.IGNORECASE)
+_CHANGED_TO = LazyPattern(
+    rf"[ \t]+(?:{'|'.join(_CHANGED_TO_WORDS)})" + _GAP_BEFORE_VALUE + _PROSE_VALUE, re.IGNORECASE
+)
 # "비밀번호 4자리는 4821": how many digits the value has may come before its particle.
 _CJK_PARTICLE = LazyPattern(
     r"[ \t]*(?:\d{1,2}[ \t]?(?:자리|桁|位))?(?P<particle>는요|은요|는|은|이|가|は|が|是|为|為|:|：|=)?[ \t]*"
@@ -368,7 +373,7 @@ def _ordinary_word_follows(text: str, position: int) -> bool:
     if after is None or not _PLAIN_WORD(after.group(1)):
         return False
     word = after.group(1).rstrip(".,;:!?")
-    return word not in _STATEMENT_STARTS and word not in ("to", "into", "as")
+    return word not in _STATEMENT_STARTS and word not in _CHANGED_TO_WORDS
 
 
 def _pair(text: str, head: Head) -> list[tuple[re.Match[str], str]]:
@@ -458,7 +463,7 @@ def _forward_matches(text: str, head: Head) -> list[tuple[re.Match[str], str]]:
                 closing = _PREPOSITION_VALUE.match(text, head.end)
                 if closing is not None:
                     found.append((closing, BARE))
-        if word in ("to", "into", "as"):
+        if word in _CHANGED_TO_WORDS:
             changed = _CHANGED_TO.match(text, head.end)
             if changed is not None:  # "password to continue": only a password-shaped value counts
                 found.append((changed, BARE))

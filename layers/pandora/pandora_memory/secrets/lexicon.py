@@ -48,6 +48,18 @@ HEAD_FAMILIES: dict[str, str] = {
     # ...and a code by what it opens: "경보기 코드 4821" (the alarm code).
     **dict.fromkeys(("경보기 코드", "경보 코드", "출입 코드", "보안 코드", "금고 코드", "현관 코드"), "pin"),
     **dict.fromkeys(("도어락 코드", "대문 코드", "공동현관 코드", "출입문 코드"), "pin"),
+    # A code named secret or confidential, and the French door keypad: "code secret: 7391", "digicode".
+    **dict.fromkeys(
+        (
+            "code secret",
+            "code confidentiel",
+            "código secreto",
+            "codigo secreto",
+            "codice segreto",
+            "digicode",
+        ),
+        "pin",
+    ),
     **dict.fromkeys(_CODE_HEADS, "code"),
     **dict.fromkeys(_words("pin-code pinkod pinkodu"), "pin"),
     **dict.fromkeys(_words("key keys apikey llave chave clé clés schlüssel 키 キー"), "key"),
@@ -106,7 +118,7 @@ CODE_QUALIFIERS: frozenset[str] = _words(
     combination confirmation door elevator entry front garage gate gym house keypad lock lockbox
     locker login master mfa office onetime otp padlock parking pass passcode pin recovery safe
     security sms time totp unlock vault verification wifi parental restrictions restriction screen
-    phone tablet ipad laptop kids child control app bank banking
+    phone tablet ipad laptop kids child control app bank banking bleue cb
     alarme alarma allarme allarmi portão portao portão porta portas puerta portal porte portail portón porton
     cancello cancelo tür tuer tor haustür garagem garaje garagentor cofre caja coffre tresor
     cassaforte kluis deur acesso acceso accès acces accesso entrada entrée entree ingresso eingang

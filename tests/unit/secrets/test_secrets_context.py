@@ -47,6 +47,10 @@ STATED = [
     ("ma carte bleue code 5093", "5093"),
     ("j'ai changé le mot de passe en Brume!lac27", "Brume!lac27"),
     ("cambié la contraseña a Nube#8841", "Nube#8841"),
+    ("銀行のPIN 5093", "5093"),
+    ("도어락 5093", "5093"),
+    ("비번 알려줄게 Brume!lac27", "Brume!lac27"),
+    ("パスワード教えるね Brume!lac27", "Brume!lac27"),
     # Mixed x/X/* is no mask: a mask repeats one character.
     ("the wifi password is QxXX*418", "QxXX*418"),
     (
@@ -263,6 +267,9 @@ HARD_NEGATIVES = [
     "cambié la contraseña a algo más fácil",
     "j'ai changé le mot de passe en urgence",
     "le code secret de la recette c'est le beurre",
+    "비번 알려줄게 내일 만나서",
+    "도어락 배터리 4개 샀어",
+    "GitHubのtoken設定を見直す",
     "trace from the failed call: request_id=Tq8Wm3Rz7Kp2Lx9Vn4Bc",
 ]
 

@@ -148,6 +148,11 @@ _BARE = LazyPattern(_ASIDE + r"[ \t]+" + _PROSE_VALUE)
 # "와이파이 비번 알려줄게 손님용: X": Korean and Japanese put what the password is for after the noun,
 # then a colon and the value.
 _CJK_LATER_COLON = LazyPattern(r"[^\n:：=]{1,40}?[ \t]*[:：][ \t]*" + _PROSE_VALUE)
+# "비번 알려줄게 X", "パスワード教えるね X": the noun, a verb of telling, then the value.
+_CJK_TELLS = LazyPattern(
+    r"[은는을를]?[ \t]*(?:알려\s?줄게|알려\s?줄께|알려\s?드릴게요|알려\s?드려요|보내\s?줄게|"
+    r"여기\s?있어|이거야|教えるね|教えます|送るね|はこれ)[ \t,:：]*" + _PROSE_VALUE
+)
 # "my password:\nhunter2" / "token:\n```\nabc...\n```": the value alone on the next line.
 _NEXT_LINE = LazyPattern(
     r"[ \t]*[:=：][ \t]*\r?\n(?:[ \t]*```[\w-]*\r?\n)?[ \t]*(?P<value>\S{4,256})[ \t]*(?:\r?\n|$)"
@@ -446,7 +451,7 @@ def _forward_matches(text: str, head: Head) -> list[tuple[re.Match[str], str]]:
         if particle is not None:
             found.append((particle, STATED if particle.group("particle") else BARE))
         if head.family in ("password", "pin"):
-            later = _CJK_LATER_COLON.match(text, head.end)
+            later = _CJK_LATER_COLON.match(text, head.end) or _CJK_TELLS.match(text, head.end)
             if later is not None:
                 found.append((later, STATED))
         return found

@@ -86,7 +86,8 @@ def _bounded(text: str, start: int, end: int, word: str) -> bool:
     matched = text[start:end]
     if after.isalpha() and (after.islower() or matched.isupper()) and not GLUED_SCRIPT.match(after):
         return False
-    if not before.isalpha() or word in EMBEDDABLE_HEADS:
+    # "銀行のPIN 7391": Japanese and Korean glue particles to a Latin word as spaces would stand.
+    if not before.isalpha() or word in EMBEDDABLE_HEADS or GLUED_SCRIPT.match(before):
         return True
     return before.islower() and matched[0].isupper()
 
@@ -167,7 +168,8 @@ def _head(text: str, lowered: str, word: str, start: int, end: int) -> Head | No
     before = text[start - 1] if start > 0 else " "
     # "db-password: x" is a name; "WLAN-Passwort ist x" / "wifi-password is x" is prose.
     hyphen_name = before == "-" and text[end : end + 1] != " "
-    in_identifier = before in "_.:/" or hyphen_name or (latin and before.isalnum())
+    glued = GLUED_SCRIPT.match(before) is not None
+    in_identifier = before in "_.:/" or hyphen_name or (latin and before.isalnum() and not glued)
     return Head(word, family, start, end, latin, in_identifier)
 
 

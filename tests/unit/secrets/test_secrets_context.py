@@ -51,6 +51,11 @@ STATED = [
     ("도어락 5093", "5093"),
     ("비번 알려줄게 Brume!lac27", "Brume!lac27"),
     ("パスワード教えるね Brume!lac27", "Brume!lac27"),
+    ("garage opener code is 5093", "5093"),
+    ("lockbox 5093, the key's inside", "5093"),
+    ("security answer is Brume!lac27", "Brume!lac27"),
+    ("it's Brume!lac27 for the wifi", "Brume!lac27"),
+    ("Brume!lac27 — that's the wifi password", "Brume!lac27"),
     # Mixed x/X/* is no mask: a mask repeats one character.
     ("the wifi password is QxXX*418", "QxXX*418"),
     (
@@ -270,6 +275,10 @@ HARD_NEGATIVES = [
     "비번 알려줄게 내일 만나서",
     "도어락 배터리 4개 샀어",
     "GitHubのtoken設定を見直す",
+    "HomeNet5G is the wifi",
+    "HomeNet5G — that's the wifi",
+    "the lockbox is on the porch",
+    "security answer questions are useless",
     "trace from the failed call: request_id=Tq8Wm3Rz7Kp2Lx9Vn4Bc",
 ]
 

@@ -223,13 +223,18 @@ _STATEMENT_STARTS = frozenset(
 #   value (is|was) [my] [w1 w2] NOUN            "hunter2 is my gmail password"
 _WORD = re.compile(r"\S+")
 _FILLER = re.compile(r"[\w\-]+")
-_BACKWARD_GATE = re.compile(r"\s(?:is|as|was|for|=|es|era|é|est|ist|como|comme)\s", re.IGNORECASE)
+_BACKWARD_GATE = re.compile(
+    r"\s(?:is|as|was|for|=|es|era|é|est|ist|como|comme|that's|that’s|thats)\s", re.IGNORECASE
+)
 _LINKS = frozenset(
     {"and", "or", "but", "is", "was", "are", "to", "for", "of", "in", "on", "at", "with", "not", "no"}
 )
 _USE_VERBS = frozenset({"use", "try", "enter", "type", "with", "put", "usa", "utiliza", "usar", "prueba"})
 _AS = frozenset({"as", "for", "como", "comme"})
 _COPULAS = frozenset({"is", "was", "=", "es", "era", "é", "est", "ist"})
+# "hunter2 — that's the wifi password": the value, a dash, then a pointer back to it.
+_POINTERS = frozenset({"that's", "that’s", "thats"})
+_DASHES = frozenset({"-", "—", "–", ":"})
 _OWNERS = frozenset(
     {
         "the",
@@ -483,8 +488,9 @@ def _forward_matches(text: str, head: Head) -> list[tuple[re.Match[str], str]]:
     return found
 
 
-def _value_before(words: list[re.Match[str]]) -> re.Match[str] | None:
-    """The value word of a value-first statement ending right before the head, if any."""
+def _value_before(words: list[re.Match[str]], copulas: bool = True) -> re.Match[str] | None:
+    """The value word of a value-first statement ending right before the head, if any; without
+    `copulas`, only the "use X as/for the ..." form counts."""
     lowered = [word.group().lower() for word in words]
     for connector in range(len(words) - 1, max(len(words) - 5, 0), -1):
         between = lowered[connector + 1 :]
@@ -500,18 +506,28 @@ def _value_before(words: list[re.Match[str]]) -> re.Match[str] | None:
                 or verb in ("it's", "its")
             ):
                 return words[connector - 1]
-        elif lowered[connector] in _COPULAS:
+        elif copulas and lowered[connector] in _COPULAS:
             return words[connector - 1]
+        elif (
+            copulas
+            and lowered[connector] in _POINTERS
+            and connector >= 2
+            and lowered[connector - 1] in _DASHES
+        ):
+            return words[connector - 2]
     return None
 
 
 def _backward(text: str, head: Head, covered: Coverage) -> Candidate | None:
-    if head.family in ("pass", "auth", "network", WEAK) or head.in_identifier or not head.latin:
+    if head.family in ("pass", "auth", WEAK) or head.in_identifier or not head.latin:
         return None
     window_start = max(0, head.start - 96)
     if _BACKWARD_GATE.search(text, max(0, head.start - 48), head.start) is None:
         return None
-    word = _value_before(list(_WORD.finditer(text, window_start, head.start))[-7:])
+    # A network name is stated as often as its password ("HomeNet5G is the wifi"): only "it's X for
+    # the wifi" gives a network's value.
+    copulas = head.family != "network"
+    word = _value_before(list(_WORD.finditer(text, window_start, head.start))[-7:], copulas)
     if word is None:
         return None
     raw = word.group()

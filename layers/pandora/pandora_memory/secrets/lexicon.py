@@ -23,7 +23,17 @@ _PASSWORD_HEADS = _words(
     senhas wachtwoorden hasła lösenordet adgangskode passord salasanani şifrem şifresi sifrem
     sifresi parolam parolasi geslo lozinka пароля паролем
     """
-) | {"mot de passe", "mots de passe", "kata sandi", "kata laluan"}
+) | {
+    "mot de passe",
+    "mots de passe",
+    "kata sandi",
+    "kata laluan",
+    # Answers that stand in for a password on account recovery.
+    "security answer",
+    "secret answer",
+    "memorable word",
+    "master password",
+}
 # Words for a code that opens something, in the languages of the password words: still qualified
 # ("código do alarme", "kod do drzwi"), except compounds that carry their qualifier (Türcode).
 _CODE_HEADS = _words(
@@ -48,6 +58,8 @@ HEAD_FAMILIES: dict[str, str] = {
     # ...and a code by what it opens: "경보기 코드 4821" (the alarm code).
     **dict.fromkeys(("경보기 코드", "경보 코드", "출입 코드", "보안 코드", "금고 코드", "현관 코드"), "pin"),
     **dict.fromkeys(("도어락 코드", "대문 코드", "공동현관 코드", "출입문 코드"), "pin"),
+    # Things opened by a number alone: "lockbox 4471", "bike lock 0412".
+    **dict.fromkeys(("lockbox", "key box", "keybox", "bike lock", "padlock combo", "locker combo"), "pin"),
     # A code named secret or confidential, and the French door keypad: "code secret: 7391", "digicode".
     **dict.fromkeys(
         (
@@ -118,7 +130,7 @@ CODE_QUALIFIERS: frozenset[str] = _words(
     combination confirmation door elevator entry front garage gate gym house keypad lock lockbox
     locker login master mfa office onetime otp padlock parking pass passcode pin recovery safe
     security sms time totp unlock vault verification wifi parental restrictions restriction screen
-    phone tablet ipad laptop kids child control app bank banking bleue cb
+    phone tablet ipad laptop kids child control app bank banking bleue cb opener remote keyless
     alarme alarma allarme allarmi portão portao portão porta portas puerta portal porte portail portón porton
     cancello cancelo tür tuer tor haustür garagem garaje garagentor cofre caja coffre tresor
     cassaforte kluis deur acesso acceso accès acces accesso entrada entrée entree ingresso eingang

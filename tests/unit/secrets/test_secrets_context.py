@@ -56,6 +56,8 @@ STATED = [
     ("security answer is Brume!lac27", "Brume!lac27"),
     ("it's Brume!lac27 for the wifi", "Brume!lac27"),
     ("Brume!lac27 — that's the wifi password", "Brume!lac27"),
+    ("my login is ana.r@mail.example and Brume!lac27", "Brume!lac27"),
+    ("netflix login ana.r@mail.example Brume!lac27", "Brume!lac27"),
     # Mixed x/X/* is no mask: a mask repeats one character.
     ("the wifi password is QxXX*418", "QxXX*418"),
     (
@@ -279,6 +281,8 @@ HARD_NEGATIVES = [
     "HomeNet5G — that's the wifi",
     "the lockbox is on the porch",
     "security answer questions are useless",
+    "my login is ana.r@mail.example and it works",
+    "login ana.r@mail.example via google",
     "trace from the failed call: request_id=Tq8Wm3Rz7Kp2Lx9Vn4Bc",
 ]
 

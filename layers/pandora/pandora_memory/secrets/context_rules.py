@@ -133,6 +133,13 @@ _PAIR = LazyPattern(
     r"(?:" + _CONNECTOR + r"|[ \t]+)(?P<user>[^\s/:|,;]{1,64})[ \t]*[/:|][ \t]*" + _PROSE_VALUE,
     re.IGNORECASE,
 )
+# "netflix login ana@mail.com Kettle99", "my login is ana@mail.com and Kettle99": an email, then the
+# password, with or without a separator.
+_EMAIL_PAIR = LazyPattern(
+    r"(?:" + _CONNECTOR + r"|[ \t]+)(?P<user>[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+)"
+    r"(?:[ \t]*[/:|,]|[ \t]+(?:and|&|pw|pass|password))?[ \t]+" + _PROSE_VALUE,
+    re.IGNORECASE,
+)
 _POSSESSIVE = LazyPattern(r"['’]s[ \t]+" + _PROSE_VALUE)
 _CHANGED_TO = LazyPattern(
     rf"[ \t]+(?:{'|'.join(_CHANGED_TO_WORDS)})" + _GAP_BEFORE_VALUE + _PROSE_VALUE, re.IGNORECASE
@@ -389,7 +396,11 @@ def _ordinary_word_follows(text: str, position: int) -> bool:
 def _pair(text: str, head: Head) -> list[tuple[re.Match[str], str]]:
     """ "login is admin / Velvet88", "creds: ops / Fj3kq8Lm": the password half of a user pair."""
     pair = _PAIR.match(text, head.end)
-    if pair is None or not any(char.isalpha() for char in pair.group("user")):  # "1200 / 3400" is no pair
+    if pair is None:
+        pair = _EMAIL_PAIR.match(text, head.end)
+        if pair is None or not has_password_shape(_value_span(pair)[2]):
+            return []
+    if not any(char.isalpha() for char in pair.group("user")):  # "1200 / 3400" is no pair
         return []
     stated = bool(text[head.end : pair.start("user")].strip())
     return [(pair, PAIR_STATED if stated else PAIR_BARE)]

@@ -283,6 +283,10 @@ HARD_NEGATIVES = [
     "security answer questions are useless",
     "my login is ana.r@mail.example and it works",
     "login ana.r@mail.example via google",
+    "bike lock 2024 model is better",
+    "도어락 2024년형으로 바꿨어",
+    "the pin on the map is 4471 km away",
+    "code secret 2024 édition",
     "trace from the failed call: request_id=Tq8Wm3Rz7Kp2Lx9Vn4Bc",
 ]
 

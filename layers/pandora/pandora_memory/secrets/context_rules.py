@@ -364,8 +364,21 @@ def name_is_secret(name: str, head: Head) -> bool:
     return _name_is_secret(name, head, name[head.end :])
 
 
+# A number followed by a unit or a counter is a quantity, not a code: "4471 km away", "2024 model",
+# "2024년형", "3000円".
+_MEASURE_AFTER = re.compile(
+    r"(?:년|개|원|명|시|분|초|층|호|번째|살|킬로|미터|円|年|個|人|階|番目|歳"
+    r"|[ \t]+(?:km|kms|mi|miles|m|kg|g|lbs?|won|dollars?|euros?|usd|eur|krw|years?|yrs|model|models"
+    r"|edition|édition|edición|edizione|version|times|people|pages|words|steps|calories|kcal|mb|gb)\b"
+    r"|[ \t]*%)",
+    re.IGNORECASE,
+)
+
+
 def _candidate(head: Head, match: re.Match[str], form: str, covered: Coverage) -> Candidate | None:
     start, end, value = _value_span(match)
+    if value.isdigit() and _MEASURE_AFTER.match(match.string, end):
+        return None
     family, test_form, rule = head.family, form, f"context-{form}"
     if form in (PAIR_STATED, PAIR_BARE):  # the second half of a user pair is a password
         family, test_form, rule = "password", BARE, "context-pair"  # "SSO / Okta" is no pair: a shape

@@ -58,6 +58,8 @@ STATED = [
     ("Brume!lac27 — that's the wifi password", "Brume!lac27"),
     ("my login is ana.r@mail.example and Brume!lac27", "Brume!lac27"),
     ("netflix login ana.r@mail.example Brume!lac27", "Brume!lac27"),
+    # Digits around a percent sign are no percentage (found by the property test).
+    ("login is maria.s80 / 446%63", "446%63"),
     # Mixed x/X/* is no mask: a mask repeats one character.
     ("the wifi password is QxXX*418", "QxXX*418"),
     (
@@ -287,6 +289,7 @@ HARD_NEGATIVES = [
     "도어락 2024년형으로 바꿨어",
     "the pin on the map is 4471 km away",
     "code secret 2024 édition",
+    "conversion went from 12.5% to 14%, login is fine",
     "trace from the failed call: request_id=Tq8Wm3Rz7Kp2Lx9Vn4Bc",
 ]
 

@@ -263,9 +263,9 @@ def looks_like_password(value: str) -> bool:
     return not (is_url_without_credentials(value) or _EMAIL.match(value))
 
 
-# Digits with a symbol no number, time, date or price carries ("793@67", "4821#9"); "#1234" is an
-# issue or a room number.
-_SYMBOL_DIGITS = re.compile(r"(?!#\d+$)(?=[^!#*@^&~]*[!#*@^&~])(?=\D*\d\D*\d)[\d!#*@^&~]{5,}")
+# Digits with a symbol no number, time, date or price carries ("793@67", "4821#9", "446%63"); "#1234"
+# is an issue or a room number, and "12.5%" a percentage.
+_SYMBOL_DIGITS = re.compile(r"(?!#\d+$)(?![\d.]+%$)(?=[^!#*@^&~%]*[!#*@^&~%])(?=\D*\d\D*\d)[\d!#*@^&~%]{5,}")
 
 
 def has_password_shape(value: str) -> bool:

@@ -219,26 +219,26 @@ def _transfer_topics(
             # With no relationship cue, a plan made with a person is kept by any cue of another topic.
             kept_at=transfer.relationship_takes_at if strong else 0.0,
         )
-    if _holds(evidence, MemoryType.ENV_CONFIG_DECISION, transfer.setting_takes_at):
-        _topic_transfer(
-            evidence,
+    # A setting or the business, named by one strong cue, takes the turn's generic decision wording.
+    strong_topics = (
+        (
             MemoryType.ENV_CONFIG_DECISION,
+            transfer.setting_takes_at,
             transfer.setting_takes,
-            generic,
+            transfer.setting_kept_by,
             SETTING_PREFIX,
-            kept_by=transfer.setting_kept_by,
-            kept_at=transfer.setting_takes_at,
-        )
-    if _holds(evidence, MemoryType.BUSINESS_PRIORITY, transfer.business_takes_at):
-        _topic_transfer(
-            evidence,
+        ),
+        (
             MemoryType.BUSINESS_PRIORITY,
+            transfer.business_takes_at,
             transfer.business_takes,
-            generic,
+            transfer.business_kept_by,
             BUSINESS_PREFIX,
-            kept_by=transfer.business_kept_by,
-            kept_at=transfer.business_takes_at,
-        )
+        ),
+    )
+    for topic, takes_at, takes, kept_by, prefix in strong_topics:
+        if _holds(evidence, topic, takes_at):
+            _topic_transfer(evidence, topic, takes, generic, prefix, kept_by=kept_by, kept_at=takes_at)
 
 
 def score(

@@ -149,10 +149,17 @@ def test_choosing_one_of_the_proposals_is_a_reviewed_decision_even_without_known
     assert decision.requires_review
 
 
-def test_agreeing_to_an_answer_that_proposes_nothing_is_no_choice() -> None:
-    decision = should_auto_create_memory_candidate(
-        "yes do that", "Here is the gist: the article argues that remote work boosts output.", "real_life"
-    )
+@pytest.mark.parametrize(
+    ("message", "reply"),
+    [
+        # An answer that proposes nothing: "yes do that" chooses nothing.
+        ("yes do that", "Here is the gist: the article argues that remote work boosts output."),
+        # An offer of one-off work: the yes gets the work done, it sets no rule.
+        ("yes please", "Want me to draft the email to the landlord about the boiler?"),
+    ],
+)
+def test_a_yes_to_a_reply_that_proposes_no_standing_choice_is_no_memory(message: str, reply: str) -> None:
+    decision = should_auto_create_memory_candidate(message, reply, "real_life")
     assert decision.status is CandidateStatus.NOT_CANDIDATE, decision.reason
 
 
@@ -165,13 +172,6 @@ def test_a_yes_to_an_offer_of_a_standing_rule_is_a_reviewed_decision() -> None:
     assert decision.status is CandidateStatus.CANDIDATE, decision.reason
     assert "candidate.assistant.accepted" in decision.rules
     assert decision.requires_review
-
-
-def test_a_yes_to_an_offer_of_one_off_work_is_no_memory() -> None:
-    decision = should_auto_create_memory_candidate(
-        "yes please", "Want me to draft the email to the landlord about the boiler?", "real_life"
-    )
-    assert decision.status is CandidateStatus.NOT_CANDIDATE, decision.reason
 
 
 def test_a_person_named_in_the_affirmed_reply_sends_the_rule_to_review() -> None:

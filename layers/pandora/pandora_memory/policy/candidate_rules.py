@@ -229,6 +229,11 @@ def _alternation(words: Iterable[str]) -> str:
     return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in ordered)
 
 
+def _hangul_name(particles: Iterable[str]) -> str:
+    """A regex for a two- or three-syllable Korean name with a particle glued on ("수아랑")."""
+    return rf"(?<![가-힣])[가-힣]{{2,3}}(?:{_alternation(particles)})(?![가-힣])"
+
+
 def _latin_name(word: str, particles: Iterable[str]) -> str:
     """A regex for a name in Latin letters (`word`) with a Korean particle glued on ("Marisol이랑")."""
     return rf"(?<![A-Za-z]){word}(?:{_alternation(particles)})(?![가-힣])"
@@ -270,8 +275,8 @@ def _people_rules(table: Mapping[str, Any]) -> PeopleRules:
         not_names=frozenset(table["not_names"]),
         companion_max_start=int(table["companion_max_start"]),
         korean_name=re.compile(
-            rf"(?<![가-힣])[가-힣]{{2,3}}(?:{_alternation(table['korean_name_particles'])})(?![가-힣])"
-            rf"|(?<![가-힣])[가-힣]{{2,3}}(?:{_alternation(table['korean_companion_particles'])})(?![가-힣])"
+            rf"{_hangul_name(table['korean_name_particles'])}"
+            rf"|{_hangul_name(table['korean_companion_particles'])}"
             rf"(?=[^.!?\n]{{0,40}}?(?:{_alternation(table['korean_together_words'])}))"
             rf"|{_latin_name('[A-Z][a-z]+', table['latin_name_particles'])}"
             rf"|{_latin_name('[a-z]{3,}', table['latin_lowercase_name_particles'])}"

@@ -69,7 +69,7 @@ _PREPOSITION_PHRASE = (
 # Copulas of the languages of the password words: is, es, é, est, ist, lautet, är, je, jest, este...
 _COPULA_WORDS = (
     r"is|was|are|will[ \t]+be|would[ \t]+be|should[ \t]+be|has[ \t]+been|became|becomes|es|era|é|est|ist|"
-    r"c['’]est|è|sigue[ \t]+siendo|lautet|lauten|är|je|jest|este|adalah|là|wynosi"
+    r"c'est|c’est|è|sigue[ \t]+siendo|lautet|lauten|är|je|jest|este|adalah|là|wynosi"
 )
 # Words that are copulas only after a credential word of another language (hasło to, salasana on,
 # adgangskode er): in English they start ordinary phrases ("password to continue").
@@ -215,8 +215,6 @@ _STATEMENT_STARTS = frozenset(
         "per",
         "is:",
         "was:",
-        "c'est",
-        "c’est",
         *_QUALIFIERS.split("|"),
         *_NEW_VALUE_VERBS.split("|"),
         *_NEW_VALUE_LEADS.split("|"),

@@ -39,9 +39,11 @@ def _named_as_something_else(text: str, start: int, head: Head) -> bool:
     from the staging box: X" the colon hands X to the key, not to "box".
     """
     field = _FIELD_NAME.search(text, max(0, start - 64), start)
-    if field is None or find_heads(field.group(1), field.group(1).lower()):
+    if field is None:
         return False
     name = field.group(1)
+    if find_heads(name, name.lower()):
+        return False
     in_prose = name.isalpha() and name.islower() and field.group().rstrip().endswith(":")
     return not (in_prose and head.end <= field.start() and "\n" not in text[head.end : field.start()])
 

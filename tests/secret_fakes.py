@@ -61,6 +61,8 @@ FAKES: dict[str, tuple[Callable[[random.Random], str], str | None]] = {
     "stripe_live": (lambda r: "sk_live_" + chars(r, 24), "stripe_secret_key"),
     "stripe_test": (lambda r: "sk_test_" + chars(r, 99), "stripe_test_key"),
     "stripe_restricted": (lambda r: "rk_live_" + chars(r, 24), "stripe_restricted_key"),
+    "toss_live": (lambda r: "live_sk_" + chars(r, 32), "toss_secret_key"),
+    "toss_test_widget": (lambda r: "test_gsk_" + chars(r, 32), "toss_secret_key"),
     "openai_project": (
         lambda r: "sk-proj-" + chars(r, 74, URLSAFE) + "T3BlbkFJ" + chars(r, 74, URLSAFE),
         "openai_api_key",

@@ -140,6 +140,15 @@ COMMAND_LINES = [
     ("docker login registry.example.com -u bot -p Rg7kLm2Qz9", "Rg7kLm2Qz9"),
     ("Authorization: Basic c3ZjLWJvdDo0N1Y0dzd5cFchcUdnamM0", "c3ZjLWJvdDo0N1Y0dzd5cFchcUdnamM0"),
     ("-H 'Authorization: Bearer Zq8vN1cLx0Tn4Rk7Bw2Yd5Hf9Jm3Pe6U'", "Zq8vN1cLx0Tn4Rk7Bw2Yd5Hf9Jm3Pe6U"),
+    # A scheme the detector has no name for still leads to the credential.
+    ("Authorization: KakaoAK 5d0c9e3fa1b7264e8c3d9f0a2b6e4c71", "5d0c9e3fa1b7264e8c3d9f0a2b6e4c71"),
+    (
+        "headers: {authorization: 'Zoho-oauthtoken 1000.7fa2c9e04b.d83e61f5a0c27b94'}",
+        "1000.7fa2c9e04b.d83e61f5a0c27b94",
+    ),
+    # "admin key" in Korean, spaced and glued: an admin's key is a credential, not a digest.
+    ("알림톡 보낼 때 쓰는 어드민 키 9c41e07d2ab85f36c0d7e19a4b2f8e65", "9c41e07d2ab85f36c0d7e19a4b2f8e65"),
+    ("관리자키 0b7e2d94c1a6f835e2c07d9b4a1f6e38 잊지 말기", "0b7e2d94c1a6f835e2c07d9b4a1f6e38"),
     ("got https://myapp.dev/callback?code=25db45963099c6a2ac0e&state=72AnrIaH6t", "25db45963099c6a2ac0e"),
     (
         "https://app.example.com/#access_token=Zq8vN1cLx0Tn4Rk7Bw2Yd5Hf9J&token_type=Bearer",
@@ -230,6 +239,8 @@ HARD_NEGATIVES = [
     "const key = process.env.STRIPE_SECRET_KEY;",
     'curl -H "Authorization: Bearer $GITHUB_TOKEN" https://api.github.com/user',
     "Authorization: Bearer <token>",
+    "Authorization: see the gateway docs first",
+    "is the payments client key public? live_ck_Xq2Wm8Lp4Zr6Tn1Bv9Kd3Hs7Jf5Gc0Ae, it is in the page",
     "mysql -u root -p",
     "ssh -p 2222 deploy@bastion.example.com",
     "docker run -p 8080:80 -e API_KEY=$API_KEY nginx",

@@ -179,7 +179,12 @@ PUBLIC_COMPONENTS: frozenset[str] = _words(
 # Korean and Japanese words before 키 / キー that make it a credential key ("비밀 키", "アクセスキー"):
 # read like "secret" before "key", so a hex value after them is a token rather than a digest.
 OTHER_SCRIPT_KEY_QUALIFIERS: tuple[str, ...] = tuple(
-    _words("시크릿 비밀 액세스 접근 인증 개인 서명 秘密 アクセス 認証 シークレット プライベート")
+    _words(
+        """
+        시크릿 비밀 액세스 접근 인증 개인 서명 어드민 관리자 마스터
+        秘密 アクセス 認証 シークレット プライベート 管理者 マスター
+        """
+    )
 )
 
 # Names of algorithms, encodings and architectures that read as a word beside another one

@@ -248,6 +248,16 @@ PROVIDER_RULES: tuple[PatternRule, ...] = (
         "stripe-restricted-key", "stripe_restricted_key", r"rk_(?:live|test)_[A-Za-z0-9]{10,247}", "rk_"
     ),
     _prefixed("stripe-webhook-secret", "stripe_webhook_secret", r"whsec_[A-Za-z0-9+/=]{20,}", "whsec_"),
+    # Toss Payments: secret keys sign server calls; client keys (live_ck_) ship in pages.
+    _prefixed(
+        "toss-secret-key",
+        "toss_secret_key",
+        r"(?:live|test)_g?sk_[A-Za-z0-9]{20,64}",
+        "live_sk_",
+        "test_sk_",
+        "live_gsk_",
+        "test_gsk_",
+    ),
     _prefixed(
         "square-token",
         "square_access_token",

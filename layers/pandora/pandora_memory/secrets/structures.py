@@ -141,7 +141,8 @@ _BEARER = re.compile(r"\b(?i:bearer)\s+(?P<secret>[A-Za-z0-9\-._~+/]{8,}=*)(?![A
 _BASIC = re.compile(r"\b(?i:basic)\s+(?P<secret>[A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])")
 _AUTHORIZATION = re.compile(
     r"(?i:(?:proxy-)?authorization)[\"']?\s*[:=]\s*[\"']?"
-    r"(?:(?i:token|bot|apikey|api-key|key|sso-key|ssws|splunk|klaviyo-api-key|dsn)\s+)?"
+    # Any scheme word may come first ("KakaoAK", "SSWS", "Token"): what follows it is the credential.
+    r"(?:[A-Za-z][\w-]{1,24}\s+)?"
     r"(?P<secret>[^\s\"',;]{8,})"
 )
 

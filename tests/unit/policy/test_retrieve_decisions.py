@@ -276,3 +276,37 @@ def test_a_few_words_of_news_about_something_awaited_retrieve(message: str) -> N
 )
 def test_news_needs_a_known_subject_and_few_words(message: str) -> None:
     assert "short_news" not in should_auto_retrieve_memory(message, namespace="real_life").reason
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "the lamplighter's scar, left cheek or right? I keep switching it",
+        "does the ferryman's oath bind his children or only him",
+        "마녀 탑 문이 동쪽이었어 서쪽이었어? 지도 다시 보기 귀찮아",
+        "이 장면에서 로웬이 편지 읽은 거 알아 몰라?",
+    ],
+)
+def test_a_choice_between_two_answers_in_the_fiction_asks_for_canon(message: str) -> None:
+    decision = should_auto_retrieve_memory(message, namespace="au")
+
+    assert decision.should_retrieve, decision.reason
+    assert "au_either_or" in decision.reason
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "what rhymes with ember or amber",
+        "suggest names for a river town, something old or something sea-ish",
+        "should a prologue be in first or third person, generally",
+    ],
+)
+def test_a_generic_choice_in_the_fiction_namespace_still_skips(message: str) -> None:
+    assert not should_auto_retrieve_memory(message, namespace="au").should_retrieve
+
+
+def test_a_choice_between_two_answers_counts_only_in_the_fiction() -> None:
+    decision = should_auto_retrieve_memory("north or south exit for the stadium", namespace="real_life")
+
+    assert "au_either_or" not in decision.reason

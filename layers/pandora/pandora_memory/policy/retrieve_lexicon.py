@@ -243,6 +243,7 @@ class RetrieveRules:
     news_openers: frozenset[str]
     news_fillers: frozenset[str]
     story_indefinites: frozenset[str]
+    either_or: re.Pattern[str]  # a choice between two answers, searched in the au namespace only
     task_stopwords: frozenset[str]
     ongoing_conversation_types: frozenset[str]
     casual_conversation_types: frozenset[str]
@@ -318,6 +319,7 @@ def retrieve_rules() -> RetrieveRules:
         eponym_nouns=_words(names["eponym_nouns"]),
         story_determiners=_words(context["story_determiners"]),
         story_indefinites=_words(context["story_indefinites"]),
+        either_or=re.compile("|".join(f"(?:{pattern})" for pattern in context["either_or"])),
         task_stopwords=_words(context["task_stopwords"]),
         ongoing_conversation_types=_words(context["ongoing_conversation_types"]),
         casual_conversation_types=_words(context["casual_conversation_types"]),

@@ -176,6 +176,9 @@ def _context_contributions(
         about = reading.names or recalled or _story_item(reading, rules) is not None
         if about:
             out.append(Contribution("au_continuity_check", weights["au_continuity_check"], tuple(asks)))
+    choice = rules.either_or.search(reading.lowered) if namespace is Namespace.AU else None
+    if choice is not None:
+        out.append(Contribution("au_either_or", weights["au_either_or"], (choice.group(),)))
     if current_task and current_task.strip():
         out.append(Contribution("current_task", weights["current_task"]))
         shared = sorted(_task_words(current_task, rules).intersection(reading.words))

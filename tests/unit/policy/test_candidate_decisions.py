@@ -393,3 +393,20 @@ def test_korean_with_names_a_person_only_when_something_is_done_together() -> No
     assert things.should_create_candidate and person.should_create_candidate
     assert "candidate.review.other_person" not in things.rules, things.reason
     assert "candidate.review.other_person" in person.rules, person.reason
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("waiting on the landlord to return the deposit, chase him friday if nothing", MemoryType.OPEN_LOOP),
+        ("applied for the grant renewal, waiting for their answer", MemoryType.OPEN_LOOP),
+        ("통관 서류 보내놨고 세관 답변 기다리는중", MemoryType.OPEN_LOOP),
+        ("waiting on the vendor's api keys before we can start the integration", MemoryType.BLOCKER),
+        ("can't send invoices because the tax id is pending, waiting on the registry", MemoryType.BLOCKER),
+        ("waiting for the final floor plan before I start the lighting quote", MemoryType.BLOCKER),
+    ],
+)
+def test_waiting_is_an_open_loop_unless_something_waits_on_it(message: str, expected: MemoryType) -> None:
+    decision = should_auto_create_memory_candidate(message, namespace="real_life")
+
+    assert decision.memory_type is expected, decision.reason

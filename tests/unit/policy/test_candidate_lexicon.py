@@ -66,6 +66,22 @@ def test_glued_scripts_match_as_substrings() -> None:
     assert _found({"merged": ["머지"]}, "머지했어: #295") == [("merged", "머지")]
 
 
+def test_a_glued_cue_written_with_a_space_also_matches_without_it() -> None:
+    assert _found({"f": ["기다리는 중"]}, "결과 기다리는중") == [("f", "기다리는 중")]
+    assert _found({"f": ["기다리는 중"]}, "결과 기다리는 중") == [("f", "기다리는 중")]
+
+
+def test_a_glued_cue_without_a_space_never_spans_two_words() -> None:
+    assert _found({"f": ["시급"]}, "에이전시 급여가 늦어") == []
+    assert _found({"f": ["시급"]}, "시급 올려야 함") == [("f", "시급")]
+
+
+def test_a_glued_cue_listed_with_and_without_a_space_counts_once() -> None:
+    lexicon = {"f": ["해줘", "해 줘"]}
+    assert _found(lexicon, "잊지 않게 해줘") == [("f", "해줘")]
+    assert _found(lexicon, "잊지 않게 해 줘") == [("f", "해줘")]
+
+
 def test_a_phrase_must_start_with_a_word() -> None:
     with pytest.raises(ValueError, match="must start with a word"):
         PhraseIndex({"f": [("<num> years old", 1.0)]})

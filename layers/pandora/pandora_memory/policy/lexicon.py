@@ -110,6 +110,13 @@ def _is_spaced_script(phrase: str) -> bool:
     return _GLUED_SCRIPTS.search(phrase) is None
 
 
+class _Substring(NamedTuple):
+    needle: str  # without spaces when `spaced`
+    cue: Cue
+    anchored: bool
+    spaced: bool  # some listing of the cue has a space: it is sought in the text without spaces
+
+
 class _Node:
     """One word of the trie: phrases continue in `children`, after a gap, or at a number."""
 
@@ -135,6 +142,13 @@ class _Node:
 
 
 _DIGIT = re.compile(r"\d")
+_SPACES = re.compile(r"\s+")
+
+
+def _without_spaces(text: str) -> tuple[str, list[int]]:
+    """The text with its whitespace left out, and where each of its characters sits in `text`."""
+    offsets = [index for index, character in enumerate(text) if not character.isspace()]
+    return "".join(text[index] for index in offsets), offsets
 
 
 def _has_digit(token: str) -> bool:
@@ -147,12 +161,20 @@ class PhraseIndex:
     def __init__(self, lexicons: Mapping[str, Iterable[tuple[str, float]]]) -> None:
         self._root = _Node()
         self._anchored = _Node()
-        substrings: list[tuple[str, Cue, bool]] = []
+        # (family, cue without spaces, anchored) -> (needle, cue, anchored, spaced): one entry for a
+        # cue listed with and without a space ("해줘", "해 줘"), which would otherwise count twice.
+        substrings: dict[tuple[str, str, bool], _Substring] = {}
         for family, entries in lexicons.items():
             for phrase, weight in entries:
                 anchored, text = _without_anchor(phrase)
                 if not _is_spaced_script(text):
-                    substrings.append((text.lower(), Cue(family, text.lower(), weight), anchored))
+                    lowered = text.lower()
+                    compact = _SPACES.sub("", lowered)
+                    known = substrings.get((family, compact, anchored))
+                    spaced = compact != lowered or (known is not None and known.spaced)
+                    cue = known.cue if known else Cue(family, lowered, weight)
+                    needle = compact if spaced else lowered
+                    substrings[family, compact, anchored] = _Substring(needle, cue, anchored, spaced)
                     continue
                 for words in _variants(text):
                     if words[0] in (GAP, NUMBER):
@@ -164,11 +186,11 @@ class PhraseIndex:
                         node = node.step(word)
                     if cue not in node.cues:
                         node.cues.append(cue)
-        self._substrings = tuple(substrings)
+        self._substrings = tuple(substrings.values())
         # Which substring cues can occur at all: only those whose first character is in the text.
         self._substrings_by_first: dict[str, list[int]] = {}
-        for position, (needle, _, _) in enumerate(self._substrings):
-            self._substrings_by_first.setdefault(needle[0], []).append(position)
+        for position, substring in enumerate(self._substrings):
+            self._substrings_by_first.setdefault(substring.needle[0], []).append(position)
 
     def match(self, tokens: Sequence[str], lowered_text: str, start: int = 0) -> list[Hit]:
         """`start` is where the clause's content begins (after fillers): anchored cues match there."""
@@ -257,12 +279,22 @@ class PhraseIndex:
             end += 1
 
     def _substring_hits(self, tokens: Sequence[str], lowered_text: str) -> list[Hit]:
-        """Substring cues in lexicon order, looking only for those whose first character occurs."""
+        """Substring cues in lexicon order, looking only for those whose first character occurs.
+
+        A cue written with a space also matches the text without it: Korean drops the space before
+        a bound word more often than not ("기다리는 중" as "기다리는중", "못 하고" as "못하고"). A cue
+        without one matches only as written, so "시급" never spans two words ("에이전시 급여")."""
         first_characters = self._substrings_by_first.keys() & set(lowered_text)
         wanted = sorted(i for first in first_characters for i in self._substrings_by_first[first])
+        compact: tuple[str, list[int]] | None = None
         hits: list[Hit] = []
-        for needle, cue, anchored in (self._substrings[i] for i in wanted):
-            position = lowered_text.find(needle)
+        for needle, cue, anchored, spaced in (self._substrings[i] for i in wanted):
+            if spaced:
+                compact = compact or _without_spaces(lowered_text)
+                found = compact[0].find(needle)
+                position = compact[1][found] if found >= 0 else -1
+            else:
+                position = lowered_text.find(needle)
             if position < 0 or (anchored and position > 0):
                 continue
             token_index = len(tokenize(lowered_text[:position]))

@@ -402,7 +402,10 @@ def test_korean_with_names_a_person_only_when_something_is_done_together() -> No
         ("applied for the grant renewal, waiting for their answer", MemoryType.OPEN_LOOP),
         ("통관 서류 보내놨고 세관 답변 기다리는중", MemoryType.OPEN_LOOP),
         ("waiting on the vendor's api keys before we can start the integration", MemoryType.BLOCKER),
-        ("can't send invoices because the tax id is pending, waiting on the registry", MemoryType.BLOCKER),
+        (
+            "the app can't send receipts because the domain is unverified, waiting on the registrar",
+            MemoryType.BLOCKER,
+        ),
         ("waiting for the final floor plan before I start the lighting quote", MemoryType.BLOCKER),
     ],
 )

@@ -310,3 +310,26 @@ def test_a_choice_between_two_answers_counts_only_in_the_fiction() -> None:
     decision = should_auto_retrieve_memory("north or south exit for the stadium", namespace="real_life")
 
     assert "au_either_or" not in decision.reason
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "redo the budget for the pottery stall, same rent as before",
+        "저번에 정한 요금표 그대로 다시 정리해줘",
+        "the essay outline from last time, pick it up",
+    ],
+)
+def test_a_pointer_at_earlier_talk_alone_retrieves(message: str) -> None:
+    decision = should_auto_retrieve_memory(message, namespace="real_life")
+
+    assert decision.should_retrieve, decision.reason
+    assert "past_reference" in decision.reason
+
+
+def test_an_ordinary_again_is_not_a_pointer_at_memory() -> None:
+    message = "the whole coast flooded again after the storm, wild footage on the news"
+    decision = should_auto_retrieve_memory(message, namespace="real_life")
+
+    assert not decision.should_retrieve, decision.reason
+    assert "past_reference(again)" in decision.reason

@@ -203,6 +203,8 @@ class RetrieveRules:
     weights: Mapping[str, float]
     largest_penalty: float  # the most negative single shape penalty
     signal_weights: Mapping[str, float]
+    # family -> (weight, cues): a family weighs more when one of these cues is among its hits
+    strong_signals: Mapping[str, tuple[float, frozenset[str]]]
     domains: tuple[str, ...]
     index: CueIndex
     casual_index: CueIndex  # consulted only for messages short enough to be small talk
@@ -258,6 +260,18 @@ def _product_words(domains: Mapping[str, Any], families: Iterable[str]) -> froze
     return frozenset(words)
 
 
+def _strong_signals(signals: Mapping[str, Any]) -> dict[str, tuple[float, frozenset[str]]]:
+    strong: dict[str, tuple[float, frozenset[str]]] = {}
+    for family, table in signals.items():
+        if "strong" not in table:
+            continue
+        unknown = set(table["strong"]) - set(table["cues"])
+        if unknown:
+            raise ValueError(f"retrieve.signal.{family}: strong cues not among its cues: {sorted(unknown)}")
+        strong[family] = (float(table["strong_weight"]), frozenset(table["strong"]))
+    return strong
+
+
 @cache
 def retrieve_rules() -> RetrieveRules:
     raw: dict[str, Any] = section("retrieve")
@@ -279,6 +293,7 @@ def retrieve_rules() -> RetrieveRules:
         weights={k: float(v) for k, v in raw["weights"].items()},
         largest_penalty=min(float(raw["weights"][k]) for k in ("shape_penalty", "shape_penalty_anchored")),
         signal_weights={k: float(t["weight"]) for k, t in signals.items() if "weight" in t},
+        strong_signals=_strong_signals(signals),
         domains=tuple(domains),
         index=build_index(families),
         casual_index=build_index({CASUAL_FAMILY: raw["casual"]["words"]}),

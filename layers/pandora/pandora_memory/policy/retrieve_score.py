@@ -43,12 +43,22 @@ class Contribution(NamedTuple):
         return f"{self.rule}({', '.join(self.cues[:_MAX_ECHOED])})" if self.cues else self.rule
 
 
+def _signal_weight(family: str, found: list[str], rules: RetrieveRules) -> float:
+    strong = rules.strong_signals.get(family)
+    if strong is not None and not strong[1].isdisjoint(found):
+        return strong[0]
+    return rules.signal_weights[family]
+
+
 def _message_contributions(reading: MessageReading, rules: RetrieveRules) -> list[Contribution]:
     weights, cues = rules.weights, reading.cues
     short = reading.word_count <= rules.short_message_max_words
     # "I" adds nothing once "my"/"our" has already tied the message to the user.
     counted = [f for f in rules.signal_weights if f in cues and not (f == _PERSONAL and _OWNERSHIP in cues)]
-    out = [Contribution(family, rules.signal_weights[family], tuple(cues[family])) for family in counted]
+    out = [
+        Contribution(family, _signal_weight(family, cues[family], rules), tuple(cues[family]))
+        for family in counted
+    ]
     if "anaphoric_reference" in cues:
         if short:
             weight = weights["anaphor_short"]

@@ -333,3 +333,20 @@ def test_an_ordinary_again_is_not_a_pointer_at_memory() -> None:
 
     assert not decision.should_retrieve, decision.reason
     assert "past_reference(again)" in decision.reason
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["어제 새 버전 배포했는데 로그인 화면이 하얗게 나와", "가게 인스타 광고 돌렸는데 문의가 하나도 없어"],
+)
+def test_a_korean_past_statement_about_the_users_affairs_is_their_own_event(message: str) -> None:
+    decision = should_auto_retrieve_memory(message, namespace="real_life")
+
+    assert decision.should_retrieve, decision.reason
+    assert "own_event" in decision.reason
+
+
+def test_a_korean_past_question_asks_about_the_world() -> None:
+    decision = should_auto_retrieve_memory("넷플릭스는 언제 스트리밍 배포 시작했어?", namespace="real_life")
+
+    assert "own_event" not in decision.reason

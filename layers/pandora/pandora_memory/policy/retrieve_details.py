@@ -24,6 +24,7 @@ _ASCII_DIGITS = "0123456789"
 # one capital to the next.
 _CAPITALISED = re.compile(rf"[A-ZÀ-ÖØ-Þ](?<![^\W_].)[a-zß-öø-ÿ]+(?![^\W{CJK_LETTERS}])")
 _SENTENCE_END = ".!?:;"
+_SENTENCE_MARK = re.compile(r"[.!?\n]")
 # "would Kael ...": asking what a character would do, like "would he" among the canon checks.
 _IN_CHARACTER = frozenset(("would", "wouldn"))
 
@@ -79,6 +80,18 @@ def _read_dropped_subject(words: list[str], reading: MessageReading, rules: Retr
                 reading.add("own_event", f"(i) {' '.join(words[start : position + 1])}")
             return
         if verb not in rules.past_adverbs:
+            return
+
+
+def _read_korean_own_event(reading: MessageReading, rules: RetrieveRules) -> None:
+    """ "배포했는데 프로덕션에서 결제창이 안 떠": a past statement with the subject dropped, about one of
+    the user's affairs."""
+    if not any(domain in reading.cues for domain in rules.domains):
+        return
+    for match in rules.korean_past_statement.finditer(reading.lowered):
+        sentence_end = _SENTENCE_MARK.search(reading.lowered, match.end())
+        if sentence_end is None or sentence_end.group() != "?":
+            reading.add("own_event", f"(나) {match.group()}")
             return
 
 
@@ -218,6 +231,8 @@ def read_details(reading: MessageReading, rules: RetrieveRules) -> None:
             for position in subject_places:
                 _read_past_tense(words, position, reading, rules)
     _read_dropped_subject(words, reading, rules)
+    if not reading.lowered.isascii():
+        _read_korean_own_event(reading, rules)
     _read_titled_names(reading, rules)
     _read_names(reading, rules)
     _read_addressed(reading, rules)

@@ -219,6 +219,7 @@ class RetrieveRules:
     dropped_subject_followers: frozenset[str]
     balance_words: frozenset[str]
     balance_families: tuple[str, ...]
+    korean_past_statement: re.Pattern[str]
     that_after: frozenset[str]
     clause_shapes: re.Pattern[str]
     math_with_digits: re.Pattern[str]
@@ -308,6 +309,7 @@ def retrieve_rules() -> RetrieveRules:
         dropped_subject_followers=_words(past["dropped_subject_followers"]),
         balance_words=_words(past["balance_words"]),
         balance_families=tuple(past["balance_families"]),
+        korean_past_statement=re.compile(past["korean_past_statement"]),
         that_after=_words(signals["anaphoric_reference"]["that_after"]),
         news_max_words=int(signals["outcome"]["news_max_words"]),
         news_bare_max_words=int(signals["outcome"]["news_bare_max_words"]),

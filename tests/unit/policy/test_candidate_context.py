@@ -130,6 +130,7 @@ class TestEvidenceInContext:
         ("Jonas and I had a huge row, he's not picking up my calls", Sensitivity.HIGH),
         ("a reporter asked me about the breach at my old employer, I'm not commenting", Sensitivity.HIGH),
         ("my tendinitis flared up again, so no climbing until june. hold me to it", Sensitivity.HIGH),
+        ("started atorvastatin this week, so no grapefruit from now on", Sensitivity.HIGH),
         ("our insurance lapsed in august; renewing is blocked until the broker replies", Sensitivity.HIGH),
         ("Noa stayed over for the first time, still processing it", Sensitivity.PRIVATE),
     ],

@@ -140,7 +140,9 @@ COMMAND_LINES = [
     ("docker login registry.example.com -u bot -p Rg7kLm2Qz9", "Rg7kLm2Qz9"),
     ("Authorization: Basic c3ZjLWJvdDo0N1Y0dzd5cFchcUdnamM0", "c3ZjLWJvdDo0N1Y0dzd5cFchcUdnamM0"),
     ("-H 'Authorization: Bearer Zq8vN1cLx0Tn4Rk7Bw2Yd5Hf9Jm3Pe6U'", "Zq8vN1cLx0Tn4Rk7Bw2Yd5Hf9Jm3Pe6U"),
-    # A scheme the detector has no name for still leads to the credential.
+    # A scheme the detector has no name for still leads to the credential, and a short token with
+    # words after it is not taken for a scheme.
+    ("authorization: Vb7Qm2Xc9Lp4Zt6W then paste the rest", "Vb7Qm2Xc9Lp4Zt6W"),
     ("Authorization: KakaoAK 5d0c9e3fa1b7264e8c3d9f0a2b6e4c71", "5d0c9e3fa1b7264e8c3d9f0a2b6e4c71"),
     (
         "headers: {authorization: 'Zoho-oauthtoken 1000.7fa2c9e04b.d83e61f5a0c27b94'}",

@@ -142,7 +142,8 @@ _BASIC = re.compile(r"\b(?i:basic)\s+(?P<secret>[A-Za-z0-9+/]{8,}={0,2})(?![A-Za
 _AUTHORIZATION = re.compile(
     r"(?i:(?:proxy-)?authorization)[\"']?\s*[:=]\s*[\"']?"
     # Any scheme word may come first ("KakaoAK", "SSWS", "Token"): what follows it is the credential.
-    r"(?:[A-Za-z][\w-]{1,24}\s+)?"
+    # A short token with words after it also reads as a scheme at first, so both are tried.
+    r"(?:(?P<scheme>[A-Za-z][\w-]{1,24})\s+)?"
     r"(?P<secret>[^\s\"',;]{8,})"
 )
 
@@ -177,13 +178,18 @@ def authorization_headers(text: str) -> Iterator[Candidate]:
         if _basic_credentials(value) or (header and looks_like_credential(value)):
             yield Candidate("basic_auth", *match.span("secret"), "basic-auth-header", PRIORITY)
     for match in _AUTHORIZATION.finditer(text) if _may_hold(text, "authorization") else ():
-        value = match.group("secret")
-        if value.lower() in {"bearer", "basic", "digest", "negotiate", "ntlm", "token"}:
-            continue
-        if is_dismissed(value) or (value.startswith("eyJ") and classify_jwt(value) is None):
-            continue
-        if looks_like_credential(value):
-            yield Candidate("authorization_header", *match.span("secret"), "authorization-header", PRIORITY)
+        for group in ("secret", "scheme"):
+            if _header_credential(match.group(group)):
+                yield Candidate("authorization_header", *match.span(group), "authorization-header", PRIORITY)
+                break
+
+
+def _header_credential(value: str | None) -> bool:
+    if not value or value.lower() in {"bearer", "basic", "digest", "negotiate", "ntlm", "token"}:
+        return False
+    if is_dismissed(value) or (value.startswith("eyJ") and classify_jwt(value) is None):
+        return False
+    return looks_like_credential(value)
 
 
 _USER_FLAG = re.compile(

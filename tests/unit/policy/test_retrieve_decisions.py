@@ -350,3 +350,24 @@ def test_a_korean_past_question_asks_about_the_world() -> None:
     decision = should_auto_retrieve_memory("넷플릭스는 언제 스트리밍 배포 시작했어?", namespace="real_life")
 
     assert "own_event" not in decision.reason
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "update the pricing sheet with the new supplier costs",
+        "ok rework our launch budget, the venue fell through",
+    ],
+)
+def test_asking_to_change_a_definite_artifact_of_the_users_retrieves(message: str) -> None:
+    decision = should_auto_retrieve_memory(message, namespace="real_life")
+
+    assert decision.should_retrieve, decision.reason
+    assert "artifact_edit" in decision.reason
+
+
+@pytest.mark.parametrize(
+    "message", ["update this paragraph so it sounds friendlier", "revise the opening line of a cover letter"]
+)
+def test_changing_the_chat_text_or_a_generic_thing_is_no_artifact_of_the_users(message: str) -> None:
+    assert "artifact_edit" not in should_auto_retrieve_memory(message, namespace="real_life").reason

@@ -95,6 +95,15 @@ def _read_korean_own_event(reading: MessageReading, rules: RetrieveRules) -> Non
             return
 
 
+def _read_artifact_edit(reading: MessageReading, rules: RetrieveRules) -> None:
+    """ "update the one-pager with the pilot numbers": a change asked of something the user has."""
+    if not any(domain in reading.cues for domain in rules.domains):
+        return
+    match = rules.artifact_edit.match(reading.lowered)
+    if match:
+        reading.add("artifact_edit", match.group().strip(" ,.!"))
+
+
 def _opens_sentence(text: str, start: int) -> bool:
     before = text[max(0, start - 4) : start].rstrip()
     return not before or before[-1] in _SENTENCE_END
@@ -233,6 +242,7 @@ def read_details(reading: MessageReading, rules: RetrieveRules) -> None:
     _read_dropped_subject(words, reading, rules)
     if not reading.lowered.isascii():
         _read_korean_own_event(reading, rules)
+    _read_artifact_edit(reading, rules)
     _read_titled_names(reading, rules)
     _read_names(reading, rules)
     _read_addressed(reading, rules)

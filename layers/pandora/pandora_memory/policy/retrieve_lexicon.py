@@ -220,6 +220,7 @@ class RetrieveRules:
     balance_words: frozenset[str]
     balance_families: tuple[str, ...]
     korean_past_statement: re.Pattern[str]
+    artifact_edit: re.Pattern[str]
     that_after: frozenset[str]
     clause_shapes: re.Pattern[str]
     math_with_digits: re.Pattern[str]
@@ -336,6 +337,7 @@ def retrieve_rules() -> RetrieveRules:
         eponym_nouns=_words(names["eponym_nouns"]),
         story_determiners=_words(context["story_determiners"]),
         story_indefinites=_words(context["story_indefinites"]),
+        artifact_edit=re.compile(context["artifact_edit"]),
         either_or=re.compile("|".join(f"(?:{pattern})" for pattern in context["either_or"])),
         task_stopwords=_words(context["task_stopwords"]),
         ongoing_conversation_types=_words(context["ongoing_conversation_types"]),

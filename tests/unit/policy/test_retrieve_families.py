@@ -139,3 +139,9 @@ def test_a_word_choice_question_is_generic_whatever_its_it(message: str) -> None
     retrieve, rules = _decide(message)
     assert not retrieve
     assert "generic_question" in rules
+
+
+def test_asking_to_change_the_text_in_the_chat_is_a_follow_up() -> None:
+    retrieve, rules = _decide("update this paragraph so it sounds friendlier")
+    assert not retrieve
+    assert "in_chat_followup" in rules

@@ -371,3 +371,20 @@ def test_asking_to_change_a_definite_artifact_of_the_users_retrieves(message: st
 )
 def test_changing_the_chat_text_or_a_generic_thing_is_no_artifact_of_the_users(message: str) -> None:
     assert "artifact_edit" not in should_auto_retrieve_memory(message, namespace="real_life").reason
+
+
+@pytest.mark.parametrize(
+    "message", ["what's next.js", "whats next.js middleware for", "what next-gen phones have usb-c"]
+)
+def test_a_cue_ending_inside_a_neutral_phrase_does_not_count(message: str) -> None:
+    decision = should_auto_retrieve_memory(message, namespace="real_life")
+
+    assert not decision.should_retrieve, decision.reason
+    assert "continuation" not in decision.reason
+
+
+def test_what_next_on_its_own_still_asks_to_go_on() -> None:
+    decision = should_auto_retrieve_memory("ok what next", namespace="real_life")
+
+    assert decision.should_retrieve, decision.reason
+    assert "continuation" in decision.reason

@@ -168,18 +168,20 @@ def _cue_hits(reading: MessageReading, ascii_only: bool, index: CueIndex) -> tup
 
 
 def _drop_masked(hits: list[Hit], places: WordPositions) -> list[Hit]:
-    """Drops neutral phrases and the cues lying wholly inside one ("next" in "next week", "do i" in
-    "how do i"), unless the cue also occurs outside one."""
-    words = places.words
+    """Drops neutral phrases and the cues that end inside one ("next" in "next week", "do i" in
+    "how do i", "what next" in "what next.js"), unless the cue also occurs clear of one."""
     masked = {
         p for _, c, w in hits if c.family == NEUTRAL_FAMILY for span in _spans(places, c, w) for p in span
     }
-    masked_words = {words[p] for p in masked}
+    masked_words = {places.words[p] for p in masked}
     return [
         (rank, cue, word)
         for rank, cue, word in hits
         if cue.family != NEUTRAL_FAMILY
-        and (word not in masked_words or any(not masked.issuperset(s) for s in _spans(places, cue, word)))
+        and (
+            (not cue.rest and word not in masked_words)  # a single word nowhere masked: no lookup
+            or any(span[-1] not in masked for span in _spans(places, cue, word))
+        )
     ]
 
 

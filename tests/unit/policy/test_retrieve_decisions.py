@@ -13,6 +13,13 @@ from pandora_memory.policy.retrieve import should_auto_retrieve_memory
 from pandora_memory.policy.rules import policy_version
 
 
+def _assert_retrieves_by(message: str, rule: str, namespace: str = "real_life") -> None:
+    decision = should_auto_retrieve_memory(message, namespace=namespace)
+
+    assert decision.should_retrieve, decision.reason
+    assert rule in decision.reason
+
+
 @pytest.mark.parametrize(
     ("message", "namespace"),
     [
@@ -248,10 +255,7 @@ def test_a_generic_word_does_not_outweigh_asking_after_the_users_own_history(mes
     ],
 )
 def test_a_person_the_user_writes_to_is_someone_in_their_life(message: str) -> None:
-    decision = should_auto_retrieve_memory(message, namespace="real_life")
-
-    assert decision.should_retrieve, decision.reason
-    assert "person_addressed" in decision.reason
+    _assert_retrieves_by(message, "person_addressed")
 
 
 def test_writing_to_someone_unnamed_is_still_generic() -> None:
@@ -265,10 +269,7 @@ def test_writing_to_someone_unnamed_is_still_generic() -> None:
     "message", ["the parcel came", "ok so. the garage called.", "update: the bank replied"]
 )
 def test_a_few_words_of_news_about_something_awaited_retrieve(message: str) -> None:
-    decision = should_auto_retrieve_memory(message, namespace="real_life")
-
-    assert decision.should_retrieve, decision.reason
-    assert "short_news" in decision.reason
+    _assert_retrieves_by(message, "short_news")
 
 
 @pytest.mark.parametrize(
@@ -288,10 +289,7 @@ def test_news_needs_a_known_subject_and_few_words(message: str) -> None:
     ],
 )
 def test_a_choice_between_two_answers_in_the_fiction_asks_for_canon(message: str) -> None:
-    decision = should_auto_retrieve_memory(message, namespace="au")
-
-    assert decision.should_retrieve, decision.reason
-    assert "au_either_or" in decision.reason
+    _assert_retrieves_by(message, "au_either_or", namespace="au")
 
 
 @pytest.mark.parametrize(
@@ -321,10 +319,7 @@ def test_a_choice_between_two_answers_counts_only_in_the_fiction() -> None:
     ],
 )
 def test_a_pointer_at_earlier_talk_alone_retrieves(message: str) -> None:
-    decision = should_auto_retrieve_memory(message, namespace="real_life")
-
-    assert decision.should_retrieve, decision.reason
-    assert "past_reference" in decision.reason
+    _assert_retrieves_by(message, "past_reference")
 
 
 def test_an_ordinary_again_is_not_a_pointer_at_memory() -> None:
@@ -340,10 +335,7 @@ def test_an_ordinary_again_is_not_a_pointer_at_memory() -> None:
     ["어제 새 버전 배포했는데 로그인 화면이 하얗게 나와", "가게 인스타 광고 돌렸는데 문의가 하나도 없어"],
 )
 def test_a_korean_past_statement_about_the_users_affairs_is_their_own_event(message: str) -> None:
-    decision = should_auto_retrieve_memory(message, namespace="real_life")
-
-    assert decision.should_retrieve, decision.reason
-    assert "own_event" in decision.reason
+    _assert_retrieves_by(message, "own_event")
 
 
 def test_a_korean_past_question_asks_about_the_world() -> None:
@@ -360,10 +352,7 @@ def test_a_korean_past_question_asks_about_the_world() -> None:
     ],
 )
 def test_asking_to_change_a_definite_artifact_of_the_users_retrieves(message: str) -> None:
-    decision = should_auto_retrieve_memory(message, namespace="real_life")
-
-    assert decision.should_retrieve, decision.reason
-    assert "artifact_edit" in decision.reason
+    _assert_retrieves_by(message, "artifact_edit")
 
 
 @pytest.mark.parametrize(
@@ -384,7 +373,4 @@ def test_a_cue_ending_inside_a_neutral_phrase_does_not_count(message: str) -> No
 
 
 def test_what_next_on_its_own_still_asks_to_go_on() -> None:
-    decision = should_auto_retrieve_memory("ok what next", namespace="real_life")
-
-    assert decision.should_retrieve, decision.reason
-    assert "continuation" in decision.reason
+    _assert_retrieves_by("ok what next", "continuation")

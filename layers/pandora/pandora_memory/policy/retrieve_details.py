@@ -84,10 +84,8 @@ def _read_dropped_subject(words: list[str], reading: MessageReading, rules: Retr
 
 
 def _read_korean_own_event(reading: MessageReading, rules: RetrieveRules) -> None:
-    """ "배포했는데 프로덕션에서 결제창이 안 떠": a past statement with the subject dropped, about one of
-    the user's affairs."""
-    if not any(domain in reading.cues for domain in rules.domains):
-        return
+    """ "배포했는데 프로덕션에서 결제창이 안 떠": a past statement with the subject dropped. Read only
+    where a word of the user's affairs (a domain) is named."""
     for match in rules.korean_past_statement.finditer(reading.lowered):
         sentence_end = _SENTENCE_MARK.search(reading.lowered, match.end())
         if sentence_end is None or sentence_end.group() != "?":
@@ -96,9 +94,8 @@ def _read_korean_own_event(reading: MessageReading, rules: RetrieveRules) -> Non
 
 
 def _read_artifact_edit(reading: MessageReading, rules: RetrieveRules) -> None:
-    """ "update the one-pager with the pilot numbers": a change asked of something the user has."""
-    if not any(domain in reading.cues for domain in rules.domains):
-        return
+    """ "update the one-pager with the pilot numbers": a change asked of something the user has.
+    Read only where a word of the user's affairs (a domain) is named."""
     match = rules.artifact_edit.match(reading.lowered)
     if match:
         reading.add("artifact_edit", match.group().strip(" ,.!"))
@@ -240,9 +237,10 @@ def read_details(reading: MessageReading, rules: RetrieveRules) -> None:
             for position in subject_places:
                 _read_past_tense(words, position, reading, rules)
     _read_dropped_subject(words, reading, rules)
-    if not reading.lowered.isascii():
-        _read_korean_own_event(reading, rules)
-    _read_artifact_edit(reading, rules)
+    if any(domain in reading.cues for domain in rules.domains):
+        if not reading.lowered.isascii():
+            _read_korean_own_event(reading, rules)
+        _read_artifact_edit(reading, rules)
     _read_titled_names(reading, rules)
     _read_names(reading, rules)
     _read_addressed(reading, rules)

@@ -10,6 +10,9 @@ STATED = [
     ("PIN: 8823", "8823"),
     ("passcode: 990011", "990011"),
     ("passcode 55120", "55120"),
+    ("my password is 834333", "834333"),
+    ("은행 앱 PIN 새로 520662로 바꿈", "520662"),
+    ("공유기 비밀번호 이제 Tarn88!q야", "Tarn88!q"),
     ("pw: Tr0ub4dor&3", "Tr0ub4dor&3"),
     ("my password for gmail is movienight2023", "movienight2023"),
     ("the password for the router admin page is R0uter#adm", "R0uter#adm"),
@@ -170,6 +173,10 @@ SEED_PHRASES = [
     "mi frase semilla es olive planet rabbit ocean tiger violin magnet harbor lemon cactus frozen bamboo",
     "backup of my recovery words:\n1. canvas\n2. orbit\n3. melody\n4. walnut\n5. ginger\n6. fabric\n"
     "7. lumber\n8. rocket\n9. napkin\n10. velvet\n11. tennis\n12. oyster",
+    # Named as the phrase, a run with words outside the BIP39 list (a typo, a phrase from memory).
+    "keeping the trezor seed here for now: orbit velvet quarry thistle alien copper gadget lumber "
+    "sparrow oyster ginger tundra",
+    "지갑 시드 백업: alien planet harbor kettle fabric plumage orbit rocket sparrow velvet quarry tennis",
 ]
 
 
@@ -262,6 +269,9 @@ HARD_NEGATIVES = [
     "파일 해시 5E0B7D4C29A16F8E37D2B9E04C1A83F6 확인함",
     "der Schlüssel liegt unter der Matte",
     "PIN은 아직 안 정했어",
+    "PIN 새로 만들어야 해",
+    "비밀번호 다시 설정해야 함",
+    "the password is 111111 on every demo box, that's the point of a demo",
     "docker login registry.gitlab.example.com keeps timing out",
     "we use the hashed key 5e0b7d4c29a16f8e37d2b9e04c1a83f65e0b7d4c29a16f8e37d2b9e04c1a83f6",
     "경보기 코드 바꿔야 함",

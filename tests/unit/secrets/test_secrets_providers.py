@@ -67,6 +67,23 @@ def test_url_credentials_redact_only_the_password() -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "password", "rest"),
+    [
+        ("postgresql://ops:4kd#Qw9zLm@leads.rds.example.net/db", "4kd#Qw9zLm", "@leads.rds.example.net/db"),
+        ("postgres://app:p@ss-Wq81@db.internal/app", "p@ss-Wq81", "@db.internal/app"),
+        ("redis://:Zx9?kLp2/w@cache.local:6379/0", "Zx9?kLp2/w", "@cache.local:6379/0"),
+        ("mongodb://u:Hq7x2k@[::1]:27017/db", "Hq7x2k", "@[::1]:27017/db"),
+    ],
+)
+def test_a_password_pasted_unescaped_is_redacted_up_to_the_host(text: str, password: str, rest: str) -> None:
+    redacted = redact(text).text
+
+    assert password not in redacted
+    assert redacted.endswith(rest)
+    assert not any(part in redacted for part in password.split("@") if len(part) > 2)
+
+
+@pytest.mark.parametrize(
     ("text", "kind"),
     [
         ("redis://:Hk2mQ9xLp4Rt7Vw1@cache:6379/0", "redis_url"),
@@ -85,6 +102,7 @@ def test_connection_urls_name_their_engine(text: str, kind: str) -> None:
         "postgres://user:password@localhost:5432/mydb",
         "postgres://app:${DB_PASSWORD}@db:5432/app",
         "https://example.com:8443/path",
+        "profiles at http://localhost:3000/@ana and http://localhost:3000/@ben",
         "s3://acme-data-lake-prod/raw/2024/06/9ddafc00d2c1e16f.parquet",
     ],
 )

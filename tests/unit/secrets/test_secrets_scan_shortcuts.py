@@ -78,11 +78,29 @@ def test_seed_phrase_of_enough_words_is_found() -> None:
     assert [c.kind for c in seed_phrase_candidates(text)] == ["seed_phrase"]
 
 
-def test_words_broken_up_by_other_words_are_no_seed_phrase() -> None:
+@pytest.mark.parametrize("breaker", ["the", "and", "wrote"])
+def test_words_broken_up_by_a_sentence_word_are_no_seed_phrase(breaker: str) -> None:
     words = _bip39_words(2 * MIN_WORDS)
-    broken = [*words[: MIN_WORDS - 1], "zzzz", *words[MIN_WORDS - 1 : 2 * MIN_WORDS - 2]]
+    broken = [*words[: MIN_WORDS - 1], breaker, *words[MIN_WORDS - 1 : 2 * MIN_WORDS - 2]]
 
     assert not list(seed_phrase_candidates("my seed phrase: " + " ".join(broken)))
+
+
+def test_a_word_outside_the_list_breaks_the_run_unless_the_phrase_is_named() -> None:
+    words = _bip39_words(2 * MIN_WORDS)
+    broken = " ".join([*words[: MIN_WORDS - 1], "zzzz", *words[MIN_WORDS - 1 : 2 * MIN_WORDS - 2]])
+
+    assert not list(seed_phrase_candidates("restore my wallet from " + broken))
+    assert [c.kind for c in seed_phrase_candidates("my seed phrase: " + broken)] == ["seed_phrase"]
+
+
+def test_a_named_run_needs_a_third_of_its_words_from_the_list() -> None:
+    invented = ["zorp", "quil", "vask", "mirt", "plon", "drev", "snat", "glib", "frum", "twix"]
+    listed = _bip39_words(MIN_WORDS)
+
+    assert not list(seed_phrase_candidates("my seed phrase: " + " ".join([*invented, *listed[:3]])))
+    found = seed_phrase_candidates("my seed phrase: " + " ".join([*invented[:8], *listed[:4]]))
+    assert [c.kind for c in found] == ["seed_phrase"]
 
 
 def test_a_seed_phrase_that_repeats_a_few_words_is_still_found() -> None:

@@ -160,6 +160,12 @@ _CJK_TELLS = LazyPattern(
     r"[은는을를]?[ \t]*(?:알려\s?줄게|알려\s?줄께|알려\s?드릴게요|알려\s?드려요|보내\s?줄게|"
     r"여기\s?있어|이거야|教えるね|教えます|送るね|はこれ)[ \t,:：]*" + _PROSE_VALUE
 )
+# "PIN 새로 834333로 바꿈", "비번 이제 Kettle99야": a Korean adverb of change between the noun and its
+# new value.
+_KOREAN_NEW_VALUE = LazyPattern(
+    r"[은는을를]?[ \t]+(?:새로|이제|다시|방금|새로운|새거|새 거|바뀐|변경된)(?:[ \t]*[은는])?[ \t]+"
+    + _PROSE_VALUE
+)
 # "my password:\nhunter2" / "token:\n```\nabc...\n```": the value alone on the next line.
 _NEXT_LINE = LazyPattern(
     r"[ \t]*[:=：][ \t]*\r?\n(?:[ \t]*```[\w-]*\r?\n)?[ \t]*(?P<value>\S{4,256})[ \t]*(?:\r?\n|$)"
@@ -470,6 +476,10 @@ def _forward_matches(text: str, head: Head) -> list[tuple[re.Match[str], str]]:
     next_line = _NEXT_LINE.match(text, head.end)
     if next_line is not None:
         found.append((next_line, STATED))
+    if head.family in ("password", "pin"):
+        renewed = _KOREAN_NEW_VALUE.match(text, head.end)
+        if renewed is not None:
+            found.append((renewed, STATED))
     follow = text[head.end : head.end + 1]
     # A Korean or Japanese noun, or a Latin one with a particle glued on ("PIN은 4827이야"): the same
     # test find_heads used to let the Latin noun end there.

@@ -383,3 +383,46 @@ SEED_CONTEXT_WORDS: tuple[str, ...] = (
     "助记词",
     "シード",
 )
+
+# Names of the phrase itself: next to one of these, a run of plain words is taken for the phrase even
+# when some are not BIP39 words (a mistyped word, a phrase from another list, one written from memory).
+SEED_PHRASE_NAMES: tuple[str, ...] = (
+    "seed",
+    "mnemonic",
+    "recovery phrase",
+    "recovery words",
+    "recovery seed",
+    "secret phrase",
+    "backup phrase",
+    "backup words",
+    "12 words",
+    "24 words",
+    "12-word",
+    "24-word",
+    "frase semilla",
+    "frase de recuperación",
+    "frase de recuperacion",
+    "시드",
+    "니모닉",
+    "복구 구문",
+    "복구구문",
+    "助记词",
+    "シード",
+)
+
+# Words of three letters or more that a sentence about a phrase holds and a phrase does not: one breaks
+# a run of plain words, so "I wrote the seed phrase on paper and put it in the safe" is no phrase.
+# BIP39 words among them are dropped where they are used (a phrase may hold "about" or "again").
+PHRASE_BREAKING_WORDS: frozenset[str] = _words(
+    """
+    the and but for nor yet was were are has had have having not you your yours they them their
+    then than that this these those there here from into onto with without just our ours its his
+    her hers she him who whom whose what when where which why how will would can could should
+    shall may might must been being also very some any each every only did does doing done get
+    got out off over under after before because while once still even too per via let lets
+    dont cant isnt wasnt okay yes yeah please thanks like want need know think said says say make
+    made put wrote write keep kept lost save saved paper card phrase words word seed seeds wallet
+    recovery backup mnemonic here down somewhere safe never anywhere typed type remember lose
+    que los las una del por con para mis tus sus esta este eso minha meu uma
+    """
+)

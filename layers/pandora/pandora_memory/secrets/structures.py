@@ -73,10 +73,14 @@ def private_key_blocks(text: str) -> Iterator[Candidate]:
         yield Candidate("private_key_putty", match.start(), match.end(), "putty-private-key", 0)
 
 
+# The password runs to the "@" before the host: people paste passwords unescaped, with "@", "#", "?"
+# or "/" in them ("postgres://app:p@ss#1@db"), and a password cut short leaks its rest.
 _URL_USERINFO = re.compile(
     r"(?P<scheme>\b[A-Za-z][A-Za-z0-9+.\-]{1,24})://(?P<user>[^\s:@/?#\"'<>]{0,128}):"
-    r"(?P<secret>[^\s@/?#\"'<>]{1,256})@(?=[\w\[])"
+    r"(?P<secret>[^\s\"'<>]{1,256}?)@(?=(?:[\w.\-]+|\[[0-9A-Fa-f:.]+\])(?:[:/?#\s\"'<>),;]|$))"
 )
+# "http://localhost:3000/@user": a port and a path, with an "@" further on, holds no password.
+_PORT_AND_PATH = re.compile(r"\d{1,5}[/?#].*", re.DOTALL)
 _URL_TOKEN_USER = re.compile(
     r"\bhttps?://(?P<secret>[A-Za-z0-9_\-]{20,})@(?:[\w\-]+\.)*(?:github|gitlab|bitbucket|dev\.azure|huggingface)"
 )
@@ -99,7 +103,7 @@ def url_credentials(text: str) -> Iterator[Candidate]:
         return
     for match in _URL_USERINFO.finditer(text):
         password = match.group("secret")
-        if password.isdigit() and not match.group("user"):
+        if (password.isdigit() and not match.group("user")) or _PORT_AND_PATH.fullmatch(password):
             continue
         if is_dismissed(password):
             continue

@@ -123,7 +123,11 @@ def is_placeholder(value: str) -> bool:
         # The distinct characters and the commonest one's count, as Counter would give them,
         # counted with str methods in C.
         distinct = set(lowered)
-        if len(distinct) <= 2 or max(map(lowered.count, distinct)) > 0.6 * len(value):
+        if value.isdigit():
+            # "834333" is a PIN someone chose; only "111111" masks one.
+            if len(distinct) == 1:
+                return True
+        elif len(distinct) <= 2 or max(map(lowered.count, distinct)) > 0.6 * len(value):
             return True
     parts = components(value)
     if any(part in PLACEHOLDER_SIGNAL_COMPONENTS for part in parts):

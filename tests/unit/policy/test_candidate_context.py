@@ -191,7 +191,15 @@ def test_a_note_label_keeps_its_statement() -> None:
     assert _decide("note: we moved the launch to march").should_create_candidate
 
 
-@pytest.mark.parametrize("message", ["should STRICT_MODE be on by default?", "do we always ship on fridays?"])
+@pytest.mark.parametrize(
+    "message",
+    [
+        "should STRICT_MODE be on by default?",
+        "do we always ship on fridays?",
+        "how do landlords usually handle a tenant who's always late with rent?",
+        "why does my cat always sit on the keyboard?",
+    ],
+)
 def test_asking_whether_a_rule_holds_does_not_set_it(message: str) -> None:
     assert not _decide(message).should_create_candidate, _decide(message).reason
 
@@ -199,6 +207,29 @@ def test_asking_whether_a_rule_holds_does_not_set_it(message: str) -> None:
 def test_asking_the_assistant_to_always_do_something_sets_a_preference() -> None:
     decision = _decide("can you always answer in korean?")
     assert decision.memory_type is MemoryType.PREFERENCE, decision.reason
+
+
+def test_refusing_a_proposal_accepts_nothing_from_it() -> None:
+    reply = "I could move the cron job to run every ten minutes instead of hourly."
+    for refusal in ("no, don't do that", "no thanks", "nope, please don't"):
+        decision = should_auto_create_memory_candidate(refusal, reply, namespace="real_life")
+        assert decision.status is CandidateStatus.NOT_CANDIDATE, decision.reason
+    accepted = should_auto_create_memory_candidate("yes do that", reply, namespace="real_life")
+    assert accepted.should_create_candidate, accepted.reason
+
+
+def test_a_fiction_only_cue_does_not_stop_a_real_life_yes_from_accepting() -> None:
+    # "always" is an au_canon cue as well; a real-life turn cannot be canon, so it is no evidence
+    # of the user's own that would make the reply unneeded.
+    reply = "Going forward I could write your commit messages in the imperative mood. Want that?"
+    decision = should_auto_create_memory_candidate("yes, always do that", reply, namespace="real_life")
+    assert decision.should_create_candidate, decision.reason
+    assert "candidate.assistant.accepted" in decision.rules
+
+
+def test_an_idiom_of_pain_is_no_decision_to_kill_something() -> None:
+    assert not _decide("this deadline is killing me").should_create_candidate
+    assert _decide("we're killing the legacy csv importer").memory_type is MemoryType.PROJECT_DECISION
 
 
 def test_a_labelled_list_is_not_pasted_material() -> None:

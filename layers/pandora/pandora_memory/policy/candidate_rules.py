@@ -23,6 +23,7 @@ RETRACTION_REASON = "retraction_reason"
 DISCLAIMER = "disclaimer"
 UNCERTAINTY = "uncertainty"
 ACCEPTANCE = "acceptance"
+REJECTION = "rejection"
 CHOICE = "choice"
 CONFIG_RULE = "config_rule"
 CONFIRMATION = "confirmation"
@@ -357,6 +358,7 @@ def candidate_rules() -> CandidateRules:
         (DISCLAIMER, durability["disclaimer"]),
         (UNCERTAINTY, durability["uncertainty"]),
         (ACCEPTANCE, durability["acceptance"]),
+        (REJECTION, durability["rejection"]),
         (CHOICE, durability["choice"]),
         (CONFIG_RULE, transfer["config_rule_cues"]),
         (CONFIRMATION, durability["confirmation"]),

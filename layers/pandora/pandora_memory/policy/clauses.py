@@ -294,6 +294,13 @@ def _opens_question(tokens: list[str], start: int, mood: MoodRules) -> bool:
 
 def _asks_about_the_world(tokens: list[str], start: int, mood: MoodRules) -> bool:
     """A yes/no question whose subject is not the assistant ("should PIN_REQUIRED be on by default?",
-    "do we always deploy on fridays?") asks about a rule; it does not set one, as "can you always..." does."""
+    "do we always deploy on fridays?") asks about a rule; it does not set one, as "can you always..." does.
+    So does a wh-question that does not address it ("how do people deal with a roommate who's always
+    late?"), unless it proposes ("how about you always...")."""
     first, following = _opening(tokens, start)
-    return (first in mood.aux or first in mood.aux_always) and following not in mood.addressees
+    if first in mood.aux or first in mood.aux_always:
+        return following not in mood.addressees
+    if first in mood.wh_always and following in mood.aux:
+        subject = tokens[start + 2] if start + 2 < len(tokens) else ""
+        return subject not in mood.addressees
+    return False

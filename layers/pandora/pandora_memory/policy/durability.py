@@ -15,6 +15,7 @@ from pandora_memory.policy.candidate_rules import (
     CONFIRMATION,
     CORRECTION,
     DISCLAIMER,
+    REJECTION,
     RETRACTION,
     RETRACTION_REASON,
     STANDING_SCOPE,
@@ -125,7 +126,12 @@ def assess_user(
     if uncertain:
         applied.append(RULE_UNCERTAIN)
         cues.extend(uncertain)
-    accepts = ACCEPTANCE in hits and sum(len(c.tokens) for c in clauses) <= rules.acceptance_max_tokens
+    # "no, don't do that" holds "do that": a refusal accepts nothing.
+    accepts = (
+        ACCEPTANCE in hits
+        and REJECTION not in hits
+        and sum(len(c.tokens) for c in clauses) <= rules.acceptance_max_tokens
+    )
     return Durability(
         evidence=evidence,
         vetoed=False,

@@ -374,3 +374,24 @@ def test_a_cue_ending_inside_a_neutral_phrase_does_not_count(message: str) -> No
 
 def test_what_next_on_its_own_still_asks_to_go_on() -> None:
     _assert_retrieves_by("ok what next", "continuation")
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["the insurance thing, any news?", "what about that passport renewal thing", "so the Halden thing?"],
+)
+def test_a_matter_called_by_the_users_shorthand_retrieves(message: str) -> None:
+    _assert_retrieves_by(message, "topic_thing")
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "the same thing happened in the sequel",
+        "the cool thing about rust is ownership",
+        "that tiktok thing where people freeze honey",
+        "does this break the whole thing",
+    ],
+)
+def test_a_figure_of_speech_with_thing_is_no_shorthand(message: str) -> None:
+    assert "topic_thing" not in should_auto_retrieve_memory(message, namespace="real_life").reason

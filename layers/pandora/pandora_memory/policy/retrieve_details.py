@@ -101,6 +101,17 @@ def _read_artifact_edit(reading: MessageReading, rules: RetrieveRules) -> None:
         reading.add("artifact_edit", match.group().strip(" ,.!"))
 
 
+def _read_topic_thing(reading: MessageReading, rules: RetrieveRules) -> None:
+    """ "the deposit thing — yes or no", "that visa thing": a matter called by the user's own
+    shorthand, which only their history explains ("the same thing", "the whole thing" are no topic)."""
+    if "thing" not in reading.lowered:
+        return
+    for match in rules.topic_thing.finditer(reading.lowered):
+        if rules.not_topic_words.isdisjoint(match.group("topic").split()):
+            reading.add("topic_thing", match.group().strip())
+            return
+
+
 def _opens_sentence(text: str, start: int) -> bool:
     before = text[max(0, start - 4) : start].rstrip()
     return not before or before[-1] in _SENTENCE_END
@@ -237,6 +248,7 @@ def read_details(reading: MessageReading, rules: RetrieveRules) -> None:
             for position in subject_places:
                 _read_past_tense(words, position, reading, rules)
     _read_dropped_subject(words, reading, rules)
+    _read_topic_thing(reading, rules)
     if any(domain in reading.cues for domain in rules.domains):
         if not reading.lowered.isascii():
             _read_korean_own_event(reading, rules)

@@ -221,6 +221,8 @@ class RetrieveRules:
     balance_families: tuple[str, ...]
     korean_past_statement: re.Pattern[str]
     artifact_edit: re.Pattern[str]
+    topic_thing: re.Pattern[str]
+    not_topic_words: frozenset[str]
     that_after: frozenset[str]
     clause_shapes: re.Pattern[str]
     math_with_digits: re.Pattern[str]
@@ -338,6 +340,8 @@ def retrieve_rules() -> RetrieveRules:
         story_determiners=_words(context["story_determiners"]),
         story_indefinites=_words(context["story_indefinites"]),
         artifact_edit=re.compile(context["artifact_edit"]),
+        topic_thing=re.compile(context["topic_thing"]),
+        not_topic_words=_words(context["not_topic_words"]),
         either_or=re.compile("|".join(f"(?:{pattern})" for pattern in context["either_or"])),
         task_stopwords=_words(context["task_stopwords"]),
         ongoing_conversation_types=_words(context["ongoing_conversation_types"]),

@@ -17,6 +17,7 @@ _PERSON_HABIT = "person_habit"
 _PERSON_ADDRESSED = "person_addressed"
 _OWN_EVENT = "own_event"
 _ARTIFACT_EDIT = "artifact_edit"
+_TOPIC_THING = "topic_thing"
 _STORY_FAMILY = "fiction_canon"
 # Families that tie a generic-looking question back to the user's own context.
 _ANCHORS = (_OWNERSHIP, "past_reference", _PERSON_HABIT, _PERSON_ADDRESSED, "own_response")
@@ -81,7 +82,7 @@ def _message_contributions(reading: MessageReading, rules: RetrieveRules) -> lis
         out.append(Contribution("personal_domain", weights["personal_domain"]))
     if reading.names:
         out.append(Contribution("named_entity", weights["named_entity"], tuple(reading.names)))
-    for family in (_PERSON_HABIT, _PERSON_ADDRESSED, _OWN_EVENT, _ARTIFACT_EDIT):
+    for family in (_PERSON_HABIT, _PERSON_ADDRESSED, _OWN_EVENT, _ARTIFACT_EDIT, _TOPIC_THING):
         if family in cues:
             out.append(Contribution(family, weights[family], tuple(cues[family])))
     if reading.specific_items:

@@ -395,3 +395,18 @@ def test_a_matter_called_by_the_users_shorthand_retrieves(message: str) -> None:
 )
 def test_a_figure_of_speech_with_thing_is_no_shorthand(message: str) -> None:
     assert "topic_thing" not in should_auto_retrieve_memory(message, namespace="real_life").reason
+
+
+@pytest.mark.parametrize(
+    "message", ["how do i squash commits again", "explain list vs tuple again, i always forget"]
+)
+def test_again_alone_does_not_make_a_generic_question_the_users(message: str) -> None:
+    assert not should_auto_retrieve_memory(message, namespace="real_life").should_retrieve
+
+
+@pytest.mark.parametrize(
+    "message", ["how do i get into the staging box again", "how do i restart Kestrel's worker again"]
+)
+def test_again_beside_a_definite_or_named_thing_still_anchors_the_question(message: str) -> None:
+    decision = should_auto_retrieve_memory(message, namespace="real_life", current_task="server upkeep")
+    assert decision.should_retrieve, decision.reason

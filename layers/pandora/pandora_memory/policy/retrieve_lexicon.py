@@ -222,6 +222,8 @@ class RetrieveRules:
     korean_past_statement: re.Pattern[str]
     artifact_edit: re.Pattern[str]
     topic_thing: re.Pattern[str]
+    weak_anchors: frozenset[str]
+    definite_words: frozenset[str]
     not_topic_words: frozenset[str]
     that_after: frozenset[str]
     clause_shapes: re.Pattern[str]
@@ -341,6 +343,8 @@ def retrieve_rules() -> RetrieveRules:
         story_indefinites=_words(context["story_indefinites"]),
         artifact_edit=re.compile(context["artifact_edit"]),
         topic_thing=re.compile(context["topic_thing"]),
+        weak_anchors=frozenset(context["weak_anchors"]),
+        definite_words=_words(context["definite_words"]),
         not_topic_words=_words(context["not_topic_words"]),
         either_or=re.compile("|".join(f"(?:{pattern})" for pattern in context["either_or"])),
         task_stopwords=_words(context["task_stopwords"]),

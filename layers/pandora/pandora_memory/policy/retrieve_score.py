@@ -141,9 +141,12 @@ def _shape_penalties(
     light, full = weights["shape_penalty_anchored"], weights["shape_penalty"]
     # In the au namespace a character's name ties even a trivia-shaped question to the canon.
     au_names = namespace is Namespace.AU and bool(reading.names)
-    penalty = (
-        light if au_names or any(family in cues for family in _ANCHORS) or _asks_after_own(reading) else full
-    )
+    # A weak anchor ("again") counts only beside a name or a definite thing ("the staging box"): without
+    # one, "how do i run a github action again" asks to be reminded of general knowledge.
+    definite = bool(reading.names) or not rules.definite_words.isdisjoint(reading.wordset)
+    weak = rules.weak_anchors
+    anchored = any(family in cues and (definite or not weak.issuperset(cues[family])) for family in _ANCHORS)
+    penalty = light if au_names or anchored or _asks_after_own(reading) else full
     if reading.in_chat_followup:
         # A name or a definite story item anchors a chat edit: "rewrite it in Seren's voice" and
         # "the scene with the letter. rewrite it" still need the canon.

@@ -11,6 +11,7 @@ STATED = [
     ("passcode: 990011", "990011"),
     ("passcode 55120", "55120"),
     ("my password is 834333", "834333"),
+    ("my shop login is the usual email and qTr8Lw2ZpVx6Nk*4 if you need it", "qTr8Lw2ZpVx6Nk*4"),
     ("은행 앱 PIN 새로 520662로 바꿈", "520662"),
     ("공유기 비밀번호 이제 Tarn88!q야", "Tarn88!q"),
     ("pw: Tr0ub4dor&3", "Tr0ub4dor&3"),

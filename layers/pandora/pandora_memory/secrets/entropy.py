@@ -20,7 +20,8 @@ PRIORITY = 3
 LOOK_BEHIND = 24
 LOOK_AHEAD = 96
 
-_TOKEN = re.compile(r"(?<![A-Za-z0-9+/=_\-.~])[A-Za-z0-9+/_\-.~]{16,}={0,2}")
+# Password symbols ("mfcFxORKMS1NlB*7") belong to the token: cut at them, its halves look too short.
+_TOKEN = re.compile(r"(?<![A-Za-z0-9+/=_\-.~!#$%&*?^])[A-Za-z0-9+/_\-.~!#$%&*?^]{16,}={0,2}")
 _KINDS = {"password": "password", "pin": "pin", "code": "access_code"}
 # `request_id=...`, `"trace": "...`: the value of a named field right before the token.
 _FIELD_NAME = re.compile(r"([A-Za-z_][\w.\-]{0,60})[\"']?[ \t]*[:=][ \t]*[\"']?$")

@@ -355,35 +355,6 @@ SDK_CLIENTS: frozenset[str] = _words(
     """
 )
 
-# Words that mark a seed / recovery phrase nearby.
-SEED_CONTEXT_WORDS: tuple[str, ...] = (
-    "seed",
-    "mnemonic",
-    "recovery",
-    "wallet",
-    "metamask",
-    "ledger",
-    "trezor",
-    "phantom",
-    "restore",
-    "secret phrase",
-    "backup phrase",
-    "backup words",
-    "12 words",
-    "24 words",
-    "12-word",
-    "24-word",
-    "frase semilla",
-    "frase de recuperación",
-    "frase de recuperacion",
-    "palabras de recuperación",
-    "시드",
-    "복구",
-    "니모닉",
-    "助记词",
-    "シード",
-)
-
 # Names of the phrase itself: next to one of these, a run of plain words is taken for the phrase even
 # when some are not BIP39 words (a mistyped word, a phrase from another list, one written from memory).
 SEED_PHRASE_NAMES: tuple[str, ...] = (
@@ -408,6 +379,20 @@ SEED_PHRASE_NAMES: tuple[str, ...] = (
     "복구구문",
     "助记词",
     "シード",
+)
+
+# Words that mark a seed / recovery phrase nearby: its names, and the wallets and words around one.
+SEED_CONTEXT_WORDS: tuple[str, ...] = (
+    *SEED_PHRASE_NAMES,
+    "recovery",
+    "wallet",
+    "metamask",
+    "ledger",
+    "trezor",
+    "phantom",
+    "restore",
+    "palabras de recuperación",
+    "복구",
 )
 
 # Words of three letters or more that a sentence about a phrase holds and a phrase does not: one breaks

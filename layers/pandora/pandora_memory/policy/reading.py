@@ -145,14 +145,10 @@ def _gather(
     commitment, commitment_cues = memory_types.commitment(verdict.evidence)
     gathered = _Gathered(types, commitment, commitment_cues, verdict.evidence)
     # The largest TypeEvidence.raw over the types the namespace allows ("always" is an au_canon cue too,
-    # which a real-life turn cannot be), summed in C.
-    found = types.cue_weights
-    allowed = (
-        found.values()
-        if namespace is Namespace.AU or MemoryType.AU_CANON not in found
-        else (cues for memory_type, cues in found.items() if memory_type is not MemoryType.AU_CANON)
-    )
-    own = max(map(sum, map(dict.values, allowed)), default=0.0) + commitment
+    # which a real-life turn cannot be).
+    barred = None if namespace is Namespace.AU else MemoryType.AU_CANON
+    allowed = (sum(cues.values()) for kind, cues in types.cue_weights.items() if kind is not barred)
+    own = max(allowed, default=0.0) + commitment
     has_signal = own > 0.0
     accepting = verdict.accepts_proposal and own < rules.threshold
     if not assistant_text:

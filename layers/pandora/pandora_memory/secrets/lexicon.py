@@ -407,7 +407,7 @@ PHRASE_BREAKING_WORDS: frozenset[str] = _words(
     got out off over under after before because while once still even too per via let lets
     dont cant isnt wasnt okay yes yeah please thanks like want need know think said says say make
     made put wrote write keep kept lost save saved paper card phrase words word seed seeds wallet
-    recovery backup mnemonic here down somewhere safe never anywhere typed type remember lose
+    recovery backup mnemonic down somewhere safe never anywhere typed type remember lose
     que los las una del por con para mis tus sus esta este eso minha meu uma
     """
 )

@@ -145,10 +145,18 @@ _DIGIT = re.compile(r"\d")
 _SPACES = re.compile(r"\s+")
 
 
-def _without_spaces(text: str) -> tuple[str, list[int]]:
-    """The text with its whitespace left out, and where each of its characters sits in `text`."""
-    offsets = [index for index, character in enumerate(text) if not character.isspace()]
-    return "".join(text[index] for index in offsets), offsets
+_NON_SPACES = re.compile(r"\S+")
+
+
+def _position_with_spaces(text: str, compact_position: int) -> int:
+    """Where the character at `compact_position` of the text without its whitespace sits in `text`."""
+    seen = 0
+    for run in _NON_SPACES.finditer(text):
+        length = run.end() - run.start()
+        if compact_position < seen + length:
+            return run.start() + compact_position - seen
+        seen += length
+    raise ValueError(f"position {compact_position} is past the text's end")
 
 
 def _has_digit(token: str) -> bool:
@@ -286,13 +294,14 @@ class PhraseIndex:
         without one matches only as written, so "시급" never spans two words ("에이전시 급여")."""
         first_characters = self._substrings_by_first.keys() & set(lowered_text)
         wanted = sorted(i for first in first_characters for i in self._substrings_by_first[first])
-        compact: tuple[str, list[int]] | None = None
+        compact: str | None = None
         hits: list[Hit] = []
         for needle, cue, anchored, spaced in (self._substrings[i] for i in wanted):
             if spaced:
-                compact = compact or _without_spaces(lowered_text)
-                found = compact[0].find(needle)
-                position = compact[1][found] if found >= 0 else -1
+                if compact is None:
+                    compact = "".join(lowered_text.split())
+                found = compact.find(needle)
+                position = _position_with_spaces(lowered_text, found) if found >= 0 else -1
             else:
                 position = lowered_text.find(needle)
             if position < 0 or (anchored and position > 0):

@@ -73,6 +73,8 @@ def test_url_credentials_redact_only_the_password() -> None:
         ("postgres://app:p@ss-Wq81@db.internal/app", "p@ss-Wq81", "@db.internal/app"),
         ("redis://:Zx9?kLp2/w@cache.local:6379/0", "Zx9?kLp2/w", "@cache.local:6379/0"),
         ("mongodb://u:Hq7x2k@[::1]:27017/db", "Hq7x2k", "@[::1]:27017/db"),
+        # Opening on "!" is no YAML tag ("!Ref") once a digit is in it.
+        ("postgresql://svc.qorvan:!pWm4Rz8kTy2@pool.example.io:6543/app", "!pWm4Rz8kTy2", ":6543/app"),
     ],
 )
 def test_a_password_pasted_unescaped_is_redacted_up_to_the_host(text: str, password: str, rest: str) -> None:

@@ -161,10 +161,12 @@ _CJK_TELLS = LazyPattern(
     r"여기\s?있어|이거야|教えるね|教えます|送るね|はこれ)[ \t,:：]*" + _PROSE_VALUE
 )
 # "PIN 새로 834333로 바꿈", "비번 이제 Kettle99야": a Korean adverb of change between the noun and its
-# new value.
+# new value; "비번 바꿨어. 이제 Kettle99 이걸로": a verb of change first, the sentence may end there.
+_KOREAN_CHANGE_ADVERBS = "새로|이제|다시|방금|새로운|새거|새 거|바뀐|변경된"
 _KOREAN_NEW_VALUE = LazyPattern(
-    r"[은는을를]?[ \t]+(?:새로|이제|다시|방금|새로운|새거|새 거|바뀐|변경된)(?:[ \t]*[은는])?[ \t]+"
-    + _PROSE_VALUE
+    r"[은는을를]?[ \t]+(?:"
+    rf"(?:바꿨|바꿈|바꿔|변경했|변경함|변경)[가-힣]{{0,3}}[.!~]*[ \t]+(?:(?:{_KOREAN_CHANGE_ADVERBS})[ \t]+)?"
+    rf"|(?:{_KOREAN_CHANGE_ADVERBS})(?:[ \t]*[은는])?[ \t]+)" + _PROSE_VALUE
 )
 # "my password:\nhunter2" / "token:\n```\nabc...\n```": the value alone on the next line.
 _NEXT_LINE = LazyPattern(

@@ -181,6 +181,7 @@ class SensitivityRules:
     person_level: Sensitivity
     health_word: re.Pattern[str]  # a word of health_min_chars or more ending in a health suffix
     not_health_words: frozenset[str]
+    street_address: re.Pattern[str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -462,6 +463,7 @@ def candidate_rules() -> CandidateRules:
                 rf"\b(?=\w{{{int(sens['health_min_chars'])},}}\b)\w+(?:{_alternation(sens['health_suffixes'])})\b"
             ),
             not_health_words=frozenset(sens["not_health_words"]),
+            street_address=re.compile(sens["street_address"]),
         ),
         types=types,
         type_priority=tuple(MemoryType(name) for name in table["type_priority"]),

@@ -95,18 +95,23 @@ def _unless_apostrophe(match: re.Match[str]) -> str:
     return match.group() if after_letter else _PLACEHOLDER
 
 
-def without_pasted(text: str, mood: MoodRules) -> str:
+def without_pasted(text: str, rules: CandidateRules) -> str:
     """Keeps only the lead of "summarise this pls:\n<article>" or "translate to korean: <text>": what
-    follows a short request lead is the material to work on, not the user's own statement."""
+    follows a short request lead is the material to work on, not the user's own statement. A lead that
+    sets a standing rule ("from now on send parcels here: <address>") introduces the rule's content."""
     colon = _PASTE_LEAD.search(text)
     if colon is None:
         return text
     lead = text[: colon.start()]
     words = lead.split()
+    mood = rules.mood
     if not words or "\n" in lead or len(words) > mood.pasted_lead_max_words:
         return text
     # Korean puts the request verb last ("이 문장 고쳐줘: ...").
     if words[0].lower() not in mood.request_openers and not words[-1].endswith(mood.request_endings):
+        return text
+    lowered = lead.lower()
+    if any(hit.cue.family == STANDING_SCOPE for hit in rules.phrases.match(tokenize(lowered), lowered)):
         return text
     return f"{lead}: {_PLACEHOLDER}"
 
@@ -118,7 +123,7 @@ def read_text(text: str | None, rules: CandidateRules) -> tuple[Clause, ...]:
         return ()
     normalised = normalise_keep_case(text[: rules.max_classified_chars])
     if ":" in normalised:
-        normalised = without_pasted(normalised, rules.mood)
+        normalised = without_pasted(normalised, rules)
     return read_clauses(without_quotes(normalised), rules)
 
 

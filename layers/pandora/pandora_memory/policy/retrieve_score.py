@@ -9,7 +9,7 @@ from typing import NamedTuple
 from pandora_memory.namespaces import Namespace
 from pandora_memory.policy.retrieve_details import read_details, read_shapes
 from pandora_memory.policy.retrieve_lexicon import RetrieveRules, split_words
-from pandora_memory.policy.retrieve_signals import MessageReading
+from pandora_memory.policy.retrieve_signals import BARE_GO_ON, MessageReading
 
 _PERSONAL = "personal_reference"
 _OWNERSHIP = "ownership"
@@ -149,9 +149,11 @@ def _shape_penalties(
     penalty = light if au_names or anchored or _asks_after_own(reading) else full
     if reading.in_chat_followup:
         # A name or a definite story item anchors a chat edit: "rewrite it in Seren's voice" and
-        # "the scene with the letter. rewrite it" still need the canon.
+        # "the scene with the letter. rewrite it" still need the canon; "ok that worked. next?" goes
+        # on with the work under way.
         canon = reading.names or _canon_item(reading, rules, namespace)
-        return [Contribution("in_chat_followup", light if canon else penalty)]
+        goes_on = BARE_GO_ON in cues.get("continuation", ())
+        return [Contribution("in_chat_followup", light if canon or goes_on else penalty)]
     # "does Tomás usually": the habit word is the person's, not the mark of a generic question.
     habits = {cue.rsplit(" ", 1)[-1] for cue in cues.get(_PERSON_HABIT, ())}
     shapes = [name for name in _SHAPE_ORDER if name in reading.shapes and reading.shapes[name] not in habits]

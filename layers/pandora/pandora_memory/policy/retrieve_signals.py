@@ -27,6 +27,10 @@ from pandora_memory.policy.spelling import respelling
 from pandora_memory.policy.text import unify_typography
 
 _SENTENCE_OPENING_THAT = re.compile(r"(?:^|[.!?;:]\s*)that\b")
+# The cue a message that only asks to go on reports, and the last sentence of a message, which may
+# be one ("ok that worked. next?").
+BARE_GO_ON = "bare go-on"
+_LAST_SENTENCE = re.compile(r"(?:^|(?<=[.!?])\s)[^.!?]*[.!?]*\s*$")
 _CODE_BLOCK = re.compile(r"```.*?(?:```|$)", re.DOTALL)
 # A term in quotes or backticks is named, not used: "what does 'continue' do in a loop". Inline
 # code of any length (up to 80 characters); a quoted term of up to three words (a longer quote may
@@ -199,6 +203,12 @@ def _that_points_back(reading: MessageReading, rules: RetrieveRules) -> bool:
     return _SENTENCE_OPENING_THAT.search(reading.lowered) is not None
 
 
+def _ends_on_bare_continuation(lowered: str, rules: RetrieveRules) -> bool:
+    """ "go", "ok next", "ok that worked. next?": the message or its last sentence only asks to go on."""
+    last = _LAST_SENTENCE.search(lowered)
+    return last is not None and rules.bare_continuation.match(last.group()) is not None
+
+
 def read_message(message: str, rules: RetrieveRules | None = None) -> MessageReading:
     """Stage one: the cue families, small talk, and the shapes that cue words give away."""
     rules = rules or retrieve_rules()
@@ -237,8 +247,8 @@ def read_message(message: str, rules: RetrieveRules | None = None) -> MessageRea
             del found["anaphoric_reference"]
     # A cue glued onto two different words would be listed twice: list it once.
     reading.cues = found if ascii_only else {f: list(dict.fromkeys(texts)) for f, texts in found.items()}
-    if reading.word_count <= 3 and rules.bare_continuation.match(lowered):
-        reading.add("continuation", "bare go-on")
+    if reading.word_count <= rules.short_message_max_words and _ends_on_bare_continuation(lowered, rules):
+        reading.add("continuation", BARE_GO_ON)
     reading.all_casual = reading.word_count <= rules.casual_max_words and all(
         _is_casual(w, rules) for w in reading.wordset
     )

@@ -76,6 +76,8 @@ def assess(
         illness = _illness(clauses, rules.sensitivity)
         if illness:
             raise_to(Sensitivity.HIGH, illness)
+        if any(rules.sensitivity.street_address.search(clause.text) for clause in clauses):
+            raise_to(Sensitivity.PRIVATE, "street address")
     if any(clause.shapes & rules.sensitivity.private_shapes for clause in clauses):
         raise_to(Sensitivity.PRIVATE, "identifying number")
     if real_life and person_cues:

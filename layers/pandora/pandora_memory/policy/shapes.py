@@ -26,13 +26,15 @@ _REGION = re.compile(
     r"(?:us|eu|ap|sa|ca|me|af)-(?:north|south|east|west|central|northeast|southeast|northwest|southwest)-\d"
 )
 _ENVIRONMENTS = ("-prod", "-production", "-staging", "-dev")
-# One pass per numeric token; the group that matched names the shape.
+# One pass per numeric token; the group that matched names the shape. A long number is an ID, account
+# or card number: a Korean resident number (6-7), a US SSN or Korean business number (3-2-4/5), 12 to
+# 19 digits, or a card's four groups of four.
 _NUMBER_SHAPE = re.compile(
     r"(?P<version>v?\d+(?:\.\d+)+(?:\.x)?)"
     r"|(?P<clock>\d{1,2}(?::\d{2})?(?:am|pm)|\d{1,2}:\d{2})"
     r"|(?P<duration>\d+(?:ms|s|mb|gb|kb|days|d|h|min|mins))"
     r"|(?P<metric>\d+(?:\.\d+)?k)"
-    r"|(?P<long_number>\d{6}-\d{7}|\d{12,19}|(?:\d{4}-){3}\d{4})"
+    r"|(?P<long_number>\d{6}-\d{7}|\d{3}-\d{2}-\d{4,5}|\d{12,19}|(?:\d{4}-){3}\d{4})"
 )
 _DIGIT = re.compile(r"\d")
 # "TZ=UTC", "LOG_LEVEL = info": an upper-case key given a value (read on the case-kept text).

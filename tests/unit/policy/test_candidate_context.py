@@ -438,3 +438,56 @@ def test_a_turn_about_the_writing_keeps_its_type_in_the_fiction() -> None:
 
     assert rule.memory_type is MemoryType.PREFERENCE, rule.reason
     assert stuck.memory_type is MemoryType.BLOCKER, stuck.reason
+
+
+def test_a_request_lead_that_sets_a_standing_rule_keeps_what_follows_its_colon() -> None:
+    standing = _decide("send parcels to my new place from now on: 14 Harrow Road")
+    one_off = _decide("translate to german: send parcels to 14 Harrow Road")
+
+    assert standing.sensitivity is Sensitivity.PRIVATE, standing.reason
+    assert not one_off.should_create_candidate, one_off.reason
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "refunds always go to my place, 27 Larkin Close, Dunmore",
+        "택배는 앞으로 무조건 새 주소로 보내줘: 마포구 성미산로 41 나동 702호",
+        "세금계산서에 사업자등록번호 204-18-66321 넣어야 함, 내일까지 해야 돼",
+    ],
+)
+def test_a_street_address_or_an_id_number_is_private(message: str) -> None:
+    decision = _decide(message)
+
+    assert decision.sensitivity is Sensitivity.PRIVATE, decision.reason
+    assert decision.requires_review
+
+
+@pytest.mark.parametrize(
+    ("message", "reply"),
+    [
+        ("hmm none of those, give me different names", "Some options: Brightwell, Ashcombe, Tarn Hollow."),
+        ("nah, show me more options first", "I could make the tavern keeper a former soldier."),
+    ],
+)
+def test_asking_for_other_options_accepts_nothing(message: str, reply: str) -> None:
+    decision = should_auto_create_memory_candidate(message, reply, namespace="au")
+
+    assert decision.status is CandidateStatus.NOT_CANDIDATE, decision.reason
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "vite or webpack for a tiny internal dashboard, which builds faster?",
+        "is blackjack card counting legal or just frowned on",
+    ],
+)
+def test_alternatives_set_side_by_side_are_a_question(message: str) -> None:
+    assert not _decide(message).should_create_candidate, _decide(message).reason
+
+
+def test_an_order_with_alternatives_stays_an_order() -> None:
+    decision = _decide("don't put odds or point spreads in any answer, keep that stuff out")
+
+    assert decision.should_create_candidate, decision.reason

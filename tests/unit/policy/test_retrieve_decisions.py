@@ -410,3 +410,33 @@ def test_again_alone_does_not_make_a_generic_question_the_users(message: str) ->
 def test_again_beside_a_definite_or_named_thing_still_anchors_the_question(message: str) -> None:
     decision = should_auto_retrieve_memory(message, namespace="real_life", current_task="server upkeep")
     assert decision.should_retrieve, decision.reason
+
+
+@pytest.mark.parametrize("message", ["next", "ok next?", "ok that one's sorted. next?", "do the next bit"])
+def test_next_as_a_step_in_the_work_goes_on(message: str) -> None:
+    _assert_retrieves_by(message, "continuation")
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "next.js question: what does the next/font loader actually do",
+        "what's a fancier word for next",
+        "is there a word that rhymes with next",
+    ],
+)
+def test_next_as_a_name_or_a_plain_word_is_no_continuation(message: str) -> None:
+    assert not should_auto_retrieve_memory(message, namespace="real_life").should_retrieve
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "what's the federal minimum wage in the US right now",
+        "what's my best bet for picking up rust fast, any courses?",
+        "my laptop fan is super loud, how do i clean it without opening it",
+        "in blackjack does the dealer stand on soft 17 or hit",
+    ],
+)
+def test_the_country_an_idiom_or_an_everyday_device_is_not_the_users_affair(message: str) -> None:
+    assert not should_auto_retrieve_memory(message, namespace="real_life").should_retrieve

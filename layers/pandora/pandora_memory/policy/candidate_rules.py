@@ -89,6 +89,7 @@ class MoodRules:
     addressees: frozenset[str]
     aux_before_determiner: frozenset[str]
     determiners: frozenset[str]
+    aux_before_alternatives: frozenset[str]
     question_tags: frozenset[str]
     own_world: frozenset[str]
     hearsay_words: frozenset[str]
@@ -369,7 +370,7 @@ def candidate_rules() -> CandidateRules:
         (STANDING_SCOPE, mood["standing_scope"]),
         # Hypotheticals and requests only count where a clause opens.
         (HYPOTHETICAL, [f"^ {phrase}" for phrase in mood["hypothetical"]]),
-        (REQUEST, [f"^ {phrase}" for phrase in mood["request"]]),
+        (REQUEST, [*(f"^ {phrase}" for phrase in mood["request"]), *mood["request_anywhere"]]),
         # "mum's birthday": a possessive keeps the apostrophe inside the token, so it is listed too.
         (KIN, [*people["kin"], *(f"{w}'s" for w in people["kin"] if w.isascii() and " " not in w)]),
         (COMPANION, people["companions"]),
@@ -398,6 +399,7 @@ def candidate_rules() -> CandidateRules:
             addressees=frozenset(mood["addressees"]),
             aux_before_determiner=frozenset(mood["aux_before_determiner"]),
             determiners=frozenset(mood["determiners"]),
+            aux_before_alternatives=frozenset(mood["aux_before_alternatives"]),
             question_tags=frozenset(mood["question_tags"]),
             own_world=frozenset(mood["own_world"]),
             # The words hearsay cues open with: a clause with none of them cannot hold one.

@@ -204,9 +204,10 @@ def _read_question(piece: str, rules: CandidateRules) -> list[Clause]:
         # "I prefer English answers, ok?": a tag asks for agreement, it does not make the statement a
         # question; the tag itself is dropped.
         return clauses[:-1]
-    asking = next((i for i, clause in enumerate(clauses) if clause.mood not in DURABLE_MOODS), None)
+    asking = next((i for i, clause in enumerate(clauses) if _asks(clause, rules.mood)), None)
     first = 0 if asking is None else asking
-    mood = Mood.QUESTION if asking is None else clauses[asking].mood
+    asked = Mood.QUESTION if asking is None else clauses[asking].mood
+    mood = Mood.QUESTION if asked in DURABLE_MOODS else asked
     standing = any(hit.cue.family == STANDING_SCOPE for clause in clauses[first:] for hit in clause.hits)
     if standing and mood in (Mood.QUESTION, Mood.REQUEST):
         mood = Mood.STATEMENT
@@ -214,6 +215,14 @@ def _read_question(piece: str, rules: CandidateRules) -> list[Clause]:
     return clauses[:first] + [
         Clause(c.text, c.lowered, c.tokens, c.hits, mood, c.shapes, c.label) for c in clauses[first:]
     ]
+
+
+def _asks(clause: Clause, mood: MoodRules) -> bool:
+    """A segment of a question that asks: one not durable, or alternatives set side by side with no
+    subject of the user's ("firebase or supabase for a side project, which is cheaper?")."""
+    if clause.mood not in DURABLE_MOODS:
+        return True
+    return "or" in clause.tokens and mood.subjects.isdisjoint(clause.tokens)
 
 
 def _content_start(tokens: list[str], mood: MoodRules) -> int:
@@ -292,6 +301,9 @@ def _opens_question(tokens: list[str], start: int, mood: MoodRules) -> bool:
         third = tokens[start + 2] if start + 2 < len(tokens) else ""
         return following not in mood.subjects and (third in mood.aux or third in mood.aux_always)
     if first in mood.aux and following in mood.subjects:
+        return True
+    # "is poker a skill game or luck" asks between alternatives ("don't put odds or lines in" orders).
+    if first in mood.aux_before_alternatives and "or" in tokens:
         return True
     # "is 6 hours of sleep enough": an auxiliary before a number asks as it does before "the".
     return first in mood.aux_before_determiner and (following in mood.determiners or following[:1].isdigit())

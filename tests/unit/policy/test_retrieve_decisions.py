@@ -440,3 +440,20 @@ def test_next_as_a_name_or_a_plain_word_is_no_continuation(message: str) -> None
 )
 def test_the_country_an_idiom_or_an_everyday_device_is_not_the_users_affair(message: str) -> None:
     assert not should_auto_retrieve_memory(message, namespace="real_life").should_retrieve
+
+
+def test_a_short_status_check_while_a_task_is_under_way_retrieves() -> None:
+    with_task = should_auto_retrieve_memory("any news from the printer?", current_task="zine print run")
+    without = should_auto_retrieve_memory("any news from the printer?")
+
+    assert with_task.should_retrieve, with_task.reason
+    assert "task_status_check" in with_task.reason
+    assert "task_status_check" not in without.reason
+
+
+def test_asking_to_redo_the_last_answer_is_about_this_chat() -> None:
+    message = "try it again, shorter. the last draft dragged"
+    decision = should_auto_retrieve_memory(message, current_task="a toast")
+
+    assert not decision.should_retrieve, decision.reason
+    assert "in_chat_followup" in decision.reason

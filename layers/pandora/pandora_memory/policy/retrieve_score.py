@@ -153,7 +153,15 @@ def _shape_penalties(
         # on with the work under way.
         canon = reading.names or _canon_item(reading, rules, namespace)
         goes_on = BARE_GO_ON in cues.get("continuation", ())
-        return [Contribution("in_chat_followup", light if canon or goes_on else penalty)]
+        # "try it again, shorter": in a chat edit a weak anchor ("again") asks to redo, so only a
+        # strong one lightens the penalty.
+        strongly_anchored = (
+            au_names
+            or _asks_after_own(reading)
+            or any(family in cues and not weak.issuperset(cues[family]) for family in _ANCHORS)
+        )
+        chat_penalty = light if canon or goes_on or strongly_anchored else full
+        return [Contribution("in_chat_followup", chat_penalty)]
     # "does Tomás usually": the habit word is the person's, not the mark of a generic question.
     habits = {cue.rsplit(" ", 1)[-1] for cue in cues.get(_PERSON_HABIT, ())}
     shapes = [name for name in _SHAPE_ORDER if name in reading.shapes and reading.shapes[name] not in habits]
@@ -198,6 +206,9 @@ def _context_contributions(
         out.append(Contribution("au_either_or", weights["au_either_or"], (choice.group(),)))
     if current_task and current_task.strip():
         out.append(Contribution("current_task", weights["current_task"]))
+        # "numbers look ok this month?" while tracking a budget: a short check on the task under way.
+        if reading.word_count <= rules.short_message_max_words and "status_check" in reading.cues:
+            out.append(Contribution("task_status_check", weights["task_status_check"]))
         shared = sorted(_task_words(current_task, rules).intersection(reading.words))
         if shared:
             shown = tuple(w for w in shared if w.isalpha())

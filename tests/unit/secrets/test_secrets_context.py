@@ -106,6 +106,11 @@ STATED = [
     ("changed the router password to\nW1ndmill#Hill", "W1ndmill#Hill"),
     ("define('DB_PASSWORD', 'Wp_Pass2024');", "Wp_Pass2024"),
     ("my gmail app password is abcd efgh ijkl mnop", "abcd efgh ijkl mnop"),
+    (
+        "made an app password for the mailer: qxvt rnom plkz hwbe, goes into the lambda env",
+        "qxvt rnom plkz hwbe",
+    ),
+    ("메일 앱 비밀번호 새로 만들었어 wjqe bzno ltkr vuym 이걸로 설정해줘", "wjqe bzno ltkr vuym"),
     ("2fa backup codes: 8271-4402 9931-0087", "8271-4402 9931-0087"),
     ("the key for the wifi is sunflower2020", "sunflower2020"),
     # the value the credential was changed to; a year-like PIN that closes the clause
@@ -272,6 +277,7 @@ HARD_NEGATIVES = [
     "der Schlüssel liegt unter der Matte",
     "PIN은 아직 안 정했어",
     "PIN 새로 만들어야 해",
+    "how do i make an app password for outlook and use it with thunderbird",
     "와이파이 비번 바꿨어. 이제 옆집도 못 씀",
     "비밀번호 다시 설정해야 함",
     "the password is 111111 on every demo box, that's the point of a demo",

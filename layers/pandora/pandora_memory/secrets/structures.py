@@ -329,7 +329,30 @@ def named_values(text: str) -> Iterator[Candidate]:
             yield Candidate("secret", *match.span("secret"), "named-value", PRIORITY)
 
 
+# An app password (Google's, Apple's app-specific one) is four groups of four lower-case letters: after
+# the words for one, such a run is the password whatever verb sits between ("앱 비밀번호 만들었어요 abcd
+# efgh ijkl mnop", "made an app password abcd efgh ...").
+APP_PASSWORD_NEEDLES = (
+    "app password",
+    "app-password",
+    "app-specific password",
+    "앱 비밀번호",
+    "앱비밀번호",
+    "앱 비번",
+)
+_APP_PASSWORD = re.compile(
+    r"(?i:app[ \-](?:specific[ \-])?password|앱 ?비밀번호|앱 비번)[^\n]{0,60}?"
+    r"(?<![a-z])(?P<secret>[a-z]{4}(?:[ \-]?[a-z]{4}){3})(?![a-z])"
+)
+
+
+def app_passwords(text: str) -> Iterator[Candidate]:
+    for match in _APP_PASSWORD.finditer(text):
+        yield Candidate("password", *match.span("secret"), "app-password", PRIORITY)
+
+
 STRUCTURE_RULES: tuple[StructureRule, ...] = (
+    StructureRule(APP_PASSWORD_NEEDLES, app_passwords),
     StructureRule(("private key", "private-lines"), private_key_blocks),
     StructureRule(("://",), url_credentials),
     StructureRule(("=",), url_parameters),

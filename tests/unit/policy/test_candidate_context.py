@@ -491,3 +491,35 @@ def test_an_order_with_alternatives_stays_an_order() -> None:
     decision = _decide("don't put odds or point spreads in any answer, keep that stuff out")
 
     assert decision.should_create_candidate, decision.reason
+
+
+@pytest.mark.parametrize("refusal", ["no thanks, not now", "nah, not right now"])
+def test_a_short_refusal_states_nothing(refusal: str) -> None:
+    reply = "Should I also set up a weekly digest email for new signups?"
+    decision = should_auto_create_memory_candidate(refusal, reply, namespace="real_life")
+
+    assert decision.status is CandidateStatus.NOT_CANDIDATE, decision.reason
+    assert "candidate.durability.refusal" in decision.rules
+
+
+def test_a_refusal_that_sets_a_rule_is_still_a_preference() -> None:
+    reply = "Want me to add motivational quotes at the end of each summary?"
+    decision = should_auto_create_memory_candidate("no, never add those", reply, namespace="real_life")
+
+    assert decision.should_create_candidate, decision.reason
+
+
+def test_a_korean_yes_to_a_recommendation_is_a_choice() -> None:
+    reply = "이미지 파일 이름은 한글 대신 영어로 바꾸는 걸 추천드려요. 그렇게 바꿀까요?"
+    decision = should_auto_create_memory_candidate("네 그렇게 해주세요", reply, namespace="real_life")
+
+    assert decision.should_create_candidate, decision.reason
+    assert decision.requires_review
+
+
+def test_a_korean_title_with_an_honorific_is_someone_in_the_users_life() -> None:
+    reply = "집사님께는 전화보다 문자로 먼저 정중하게 말씀드리는 게 좋겠어요. 이렇게 할까요?"
+    answer = "네 그렇게 할게요. 전화는 안 할래요"
+    decision = should_auto_create_memory_candidate(answer, reply, namespace="real_life")
+
+    assert decision.memory_type is MemoryType.RELATIONSHIP_LOOP, decision.reason

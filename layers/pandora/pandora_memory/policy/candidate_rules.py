@@ -279,6 +279,7 @@ def _people_rules(table: Mapping[str, Any]) -> PeopleRules:
         companion_max_start=int(table["companion_max_start"]),
         korean_name=re.compile(
             rf"{_hangul_name(table['korean_name_particles'])}"
+            rf"|(?<![가-힣])[가-힣]{{1,4}}님(?:{_alternation(table['korean_honorific_particles'])})(?![가-힣])"
             rf"|{_hangul_name(table['korean_companion_particles'])}"
             rf"(?=[^.!?\n]{{0,40}}?(?:{_alternation(table['korean_together_words'])}))"
             rf"|{_latin_name('[A-Z][a-z]+', table['latin_name_particles'])}"

@@ -30,6 +30,8 @@ RULE_CORRECTION = "candidate.durability.correction"
 _TAKING_BACK = (RETRACTION, CORRECTION)
 RULE_DISCLAIMER = "candidate.durability.disclaimer"
 RULE_UNCERTAIN = "candidate.durability.uncertain"
+RULE_REFUSAL = "candidate.durability.refusal"
+_STANDING = frozenset((COMMITMENT, STANDING_SCOPE))
 RULE_SKIPPED_MOOD = {
     Mood.QUESTION: "candidate.mood.question",
     Mood.HYPOTHETICAL: "candidate.mood.hypothetical",
@@ -126,12 +128,13 @@ def assess_user(
     if uncertain:
         applied.append(RULE_UNCERTAIN)
         cues.extend(uncertain)
-    # "no, don't do that" holds "do that": a refusal accepts nothing.
-    accepts = (
-        ACCEPTANCE in hits
-        and REJECTION not in hits
-        and sum(len(c.tokens) for c in clauses) <= rules.acceptance_max_tokens
-    )
+    short = sum(len(c.tokens) for c in clauses) <= rules.acceptance_max_tokens
+    # "no, don't do that" holds "do that": a refusal accepts nothing. A short one that sets no rule
+    # ("no thanks, not now"; unlike "no, never suggest that again") states nothing either.
+    if REJECTION in hits and short and not any(family in hits for family in _STANDING):
+        evidence = ()
+        applied.append(RULE_REFUSAL)
+    accepts = ACCEPTANCE in hits and REJECTION not in hits and short
     return Durability(
         evidence=evidence,
         vetoed=False,
@@ -140,9 +143,6 @@ def assess_user(
         uncertainty=rules.uncertainty_penalty if uncertain else 0.0,
         accepts_proposal=accepts,
     )
-
-
-_STANDING = frozenset((COMMITMENT, STANDING_SCOPE))
 
 
 def proposal_clauses(clauses: Sequence[Clause], standing_offers: bool = False) -> tuple[Clause, ...]:

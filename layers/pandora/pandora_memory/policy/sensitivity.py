@@ -12,6 +12,7 @@ from pandora_memory.policy.candidate_rules import SENSITIVITY_FAMILIES, Candidat
 from pandora_memory.policy.clauses import Clause
 from pandora_memory.policy.lexicon import Hit
 from pandora_memory.policy.models import MemoryType, Sensitivity
+from pandora_memory.policy.shapes import NUMBER
 
 _ORDER = (Sensitivity.LOW, Sensitivity.MEDIUM, Sensitivity.HIGH, Sensitivity.PRIVATE)
 _RANK = {level: rank for rank, level in enumerate(_ORDER)}
@@ -26,9 +27,12 @@ _LEVEL_OF_FAMILY = {
 def _illness(clauses: Sequence[Clause], rules: SensitivityRules) -> str:
     """The first word named like an illness ("narcolepsy", "tendinitis"), or ""."""
     for clause in clauses:
-        for match in rules.health_word.finditer(clause.lowered):
-            if match.group() not in rules.not_health_words:
-                return match.group()
+        # Whole words only (the pattern takes each run of word characters whole); the suffix test is
+        # str.endswith over a tuple, which no regex alternation matches for speed.
+        for match in rules.long_word.finditer(clause.lowered):
+            word = match.group()
+            if word.endswith(rules.health_suffixes) and word not in rules.not_health_words:
+                return word
     return ""
 
 
@@ -76,7 +80,9 @@ def assess(
         illness = _illness(clauses, rules.sensitivity)
         if illness:
             raise_to(Sensitivity.HIGH, illness)
-        if any(rules.sensitivity.street_address.search(clause.text) for clause in clauses):
+        # Every form of address holds a number: clauses without one are not searched.
+        numbered = (clause.text for clause in clauses if NUMBER in clause.shapes)
+        if any(rules.sensitivity.street_address.search(text) for text in numbered):
             raise_to(Sensitivity.PRIVATE, "street address")
     if any(clause.shapes & rules.sensitivity.private_shapes for clause in clauses):
         raise_to(Sensitivity.PRIVATE, "identifying number")

@@ -15,12 +15,13 @@ Cues in scripts that glue particles to words (Hangul, kana, CJK) are matched as 
 """
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import product
 from typing import NamedTuple
 
-from pandora_memory.policy.text import split_scripts
+from pandora_memory.policy.text import split_points, split_scripts
 
 # Keeps "don't", "ex-client", "v0.9.1", "07:00" and "fly.io" whole so cues never match inside them.
 # Possessive (++, *+) because nothing follows that could make giving characters back useful: the
@@ -163,6 +164,19 @@ def _has_digit(token: str) -> bool:
     return not token.isalpha() and _DIGIT.search(token) is not None
 
 
+class _TokenCount:
+    """How many tokens `tokenize` finds in a text's prefix, for many prefixes of one non-ASCII text:
+    one tokenisation and the offsets where split_scripts adds its spaces, instead of one per prefix."""
+
+    def __init__(self, lowered_text: str) -> None:
+        self._spaces = split_points(lowered_text)
+        self._starts = [match.start() for match in TOKEN_PATTERN.finditer(split_scripts(lowered_text))]
+
+    def before(self, position: int) -> int:
+        """len(tokenize(lowered_text[:position])): the tokens that start before it."""
+        return bisect_left(self._starts, position + bisect_right(self._spaces, position))
+
+
 class PhraseIndex:
     """Finds every cue of every family in a tokenised clause, longest phrase first within a family."""
 
@@ -295,6 +309,7 @@ class PhraseIndex:
         first_characters = self._substrings_by_first.keys() & set(lowered_text)
         wanted = sorted(i for first in first_characters for i in self._substrings_by_first[first])
         compact: str | None = None
+        count: _TokenCount | None = None
         hits: list[Hit] = []
         for needle, cue, anchored, spaced in (self._substrings[i] for i in wanted):
             if spaced:
@@ -306,6 +321,8 @@ class PhraseIndex:
                 position = lowered_text.find(needle)
             if position < 0 or (anchored and position > 0):
                 continue
-            token_index = len(tokenize(lowered_text[:position]))
+            if count is None:
+                count = _TokenCount(lowered_text)
+            token_index = count.before(position)
             hits.append(Hit(cue, token_index, min(token_index + 1, len(tokens))))
         return hits

@@ -21,6 +21,11 @@ def split_scripts(text: str) -> str:
     return _SCRIPT_BOUNDARY.sub(_spaced, text)
 
 
+def split_points(text: str) -> list[int]:
+    """Where split_scripts puts its spaces: offsets into `text`, each before the character there."""
+    return [match.end() for match in _SCRIPT_BOUNDARY.finditer(text)]
+
+
 def _spaced(match: re.Match[str]) -> str:
     return match.group() + " "
 

@@ -111,6 +111,11 @@ STATED = [
         "qxvt rnom plkz hwbe",
     ),
     ("메일 앱 비밀번호 새로 만들었어 wjqe bzno ltkr vuym 이걸로 설정해줘", "wjqe bzno ltkr vuym"),
+    (
+        "here's the cms token so you can check: "
+        "9c1e77d04b2a6f3385e0c19ad7f42b6e0d13a5c8f9e2b71046ad3c5f8e9b0a12 why 401",
+        "9c1e77d04b2a6f3385e0c19ad7f42b6e0d13a5c8f9e2b71046ad3c5f8e9b0a12",
+    ),
     ("2fa backup codes: 8271-4402 9931-0087", "8271-4402 9931-0087"),
     ("the key for the wifi is sunflower2020", "sunflower2020"),
     # the value the credential was changed to; a year-like PIN that closes the clause
@@ -278,6 +283,8 @@ HARD_NEGATIVES = [
     "PIN은 아직 안 정했어",
     "PIN 새로 만들어야 해",
     "how do i make an app password for outlook and use it with thunderbird",
+    "the key takeaway from the talk: ship smaller",
+    "my token expired again, error: invalid_grant",
     "와이파이 비번 바꿨어. 이제 옆집도 못 씀",
     "비밀번호 다시 설정해야 함",
     "the password is 111111 on every demo box, that's the point of a demo",

@@ -155,6 +155,9 @@ _BARE = LazyPattern(_ASIDE + r"[ \t]+" + _PROSE_VALUE)
 # "와이파이 비번 알려줄게 손님용: X": Korean and Japanese put what the password is for after the noun,
 # then a colon and the value.
 _CJK_LATER_COLON = LazyPattern(r"[^\n:：=]{1,40}?[ \t]*[:：][ \t]*" + _PROSE_VALUE)
+# "the webflow token so you can check: X": a few words about the noun, then a colon and the value.
+_LATER_COLON_LATIN = LazyPattern(r"(?:[ \t]+[^\s:：=.,;!?]{1,30}){1,6}[ \t]*[:：][ \t]+" + _PROSE_VALUE)
+_LATER_COLON_FAMILIES = frozenset({"token", "key", "secret", "password", "credential"})
 # "비번 알려줄게 X", "パスワード教えるね X": the noun, a verb of telling, then the value.
 _CJK_TELLS = LazyPattern(
     r"[은는을를]?[ \t]*(?:알려\s?줄게|알려\s?줄께|알려\s?드릴게요|알려\s?드려요|보내\s?줄게|"
@@ -464,6 +467,18 @@ def _forward_matches(text: str, head: Head) -> list[tuple[re.Match[str], str]]:
             return pair  # "wifi: HomeNet / Kettle99": the network's name, then its password
         found.extend(pair)
     if head.latin and text[head.end : head.end + 1] == " " and _ordinary_word_follows(text, head.end):
+        if head.family in _LATER_COLON_FAMILIES and ":" in text[head.end : head.end + 200]:
+            later = _LATER_COLON_LATIN.match(text, head.end)
+            # "api key id: <uuid>", "token hash: ...": the word after the noun makes it name something else.
+            qualifier = (
+                text[head.end : later.start("value")].lower().replace(":", " ").split()[0] if later else ""
+            )
+            if (
+                later is not None
+                and qualifier not in NON_SECRET_SUFFIXES
+                and qualifier not in PUBLIC_COMPONENTS
+            ):
+                found.append((later, STATED))
         return found
     for pattern in (_ASSIGNMENT, _QUOTED_PAIR):
         assignment = pattern.match(text, head.end)

@@ -523,3 +523,21 @@ def test_a_korean_title_with_an_honorific_is_someone_in_the_users_life() -> None
     decision = should_auto_create_memory_candidate(answer, reply, namespace="real_life")
 
     assert decision.memory_type is MemoryType.RELATIONSHIP_LOOP, decision.reason
+
+
+@pytest.mark.parametrize("pick", ["B", "ok option 2 then", "go with b please"])
+def test_picking_one_of_the_lettered_options_is_a_reviewed_decision(pick: str) -> None:
+    reply = (
+        "Two ways to store the drafts: (1) local IndexedDB with sync on save, or (B) server-side "
+        "autosave every 30 seconds. Which do you prefer?"
+    )
+    decision = should_auto_create_memory_candidate(pick, reply, namespace="real_life")
+
+    assert decision.memory_type is MemoryType.PROJECT_DECISION, decision.reason
+    assert decision.requires_review
+
+
+def test_a_lone_letter_without_options_in_the_reply_is_no_choice() -> None:
+    decision = should_auto_create_memory_candidate("B", "Sounds good, talk soon!", namespace="real_life")
+
+    assert not decision.should_create_candidate, decision.reason

@@ -221,6 +221,7 @@ class CandidateRules:
     assistant_support_factor: float
     confirmation_bonus: float
     acceptance_max_tokens: int
+    option_pick: re.Pattern[str]
     retraction_final: frozenset[str]
     retracted_topic_words: frozenset[str]
     max_classified_chars: int
@@ -509,6 +510,7 @@ def candidate_rules() -> CandidateRules:
         assistant_support_factor=float(table["assistant_support_factor"]),
         confirmation_bonus=float(table["confirmation_bonus"]),
         acceptance_max_tokens=int(table["acceptance_max_tokens"]),
+        option_pick=re.compile(table["option_pick"]),
         retraction_final=frozenset(durability["retraction_final"]),
         retracted_topic_words=frozenset(durability["retracted_topic_words"]),
         max_classified_chars=int(table["max_classified_chars"]),

@@ -51,6 +51,7 @@ class Durability:
     cues: tuple[str, ...]
     uncertainty: float
     accepts_proposal: bool
+    picks_option: bool = False
 
 
 def _after_retraction(clauses: Sequence[Clause], rules: CandidateRules) -> tuple[list[Clause], bool]:
@@ -134,7 +135,10 @@ def assess_user(
     if REJECTION in hits and short and not any(family in hits for family in _STANDING):
         evidence = ()
         applied.append(RULE_REFUSAL)
-    accepts = ACCEPTANCE in hits and REJECTION not in hits and short
+    picks = len(clauses) <= 2 and rules.option_pick.match(" ".join(c.lowered for c in clauses)) is not None
+    if picks:  # "ok option 2 then": the words of a pick say nothing of what was picked
+        evidence = ()
+    accepts = (ACCEPTANCE in hits or picks) and REJECTION not in hits and short
     return Durability(
         evidence=evidence,
         vetoed=False,
@@ -142,6 +146,7 @@ def assess_user(
         cues=tuple(cues),
         uncertainty=rules.uncertainty_penalty if uncertain else 0.0,
         accepts_proposal=accepts,
+        picks_option=picks,
     )
 
 

@@ -17,7 +17,7 @@ from pandora_memory.policy.candidate_rules import (
     SENSITIVITY_FAMILIES,
     CandidateRules,
 )
-from pandora_memory.policy.clauses import Clause, hits_by_family, read_text
+from pandora_memory.policy.clauses import Clause, Mood, hits_by_family, read_text
 from pandora_memory.policy.lexicon import Hit
 from pandora_memory.policy.memory_types import RULE_ID_BY_TYPE, TypeEvidence
 from pandora_memory.policy.models import MemoryType
@@ -162,6 +162,9 @@ def _gather(
     # the memory is about, for its people and sensitivity, even where the offer adds no type evidence.
     affirmed = tuple(reply) if verdict.accepts_proposal else proposals
     accepted = durability.proposal_clauses(reply, standing_offers=True) if accepting else ()
+    if verdict.picks_option:
+        # "B" after "(A) ..., or (B) ...? Which one?": the options are the choice, not the asking.
+        accepted = tuple(clause for clause in accepted if clause.mood is not Mood.QUESTION) or accepted
     if accepted:
         # The user said "yes, do that": the assistant's proposal is what they accepted.
         _add_scaled(types, memory_types.collect(accepted, namespace, rules), rules.accepted_assistant_factor)
@@ -170,7 +173,7 @@ def _gather(
         gathered.commitment_cues += extra_cues
         gathered.bonus += rules.acceptance_bonus
         gathered.summary_clauses = accepted
-        gathered.chosen = CHOICE in user_hits and any(
+        gathered.chosen = (CHOICE in user_hits or verdict.picks_option) and any(
             rules.proposal_words.search(clause.lowered) for clause in accepted
         )
         reading.from_assistant = True

@@ -155,6 +155,13 @@ _BARE = LazyPattern(_ASIDE + r"[ \t]+" + _PROSE_VALUE)
 # "와이파이 비번 알려줄게 손님용: X": Korean and Japanese put what the password is for after the noun,
 # then a colon and the value.
 _CJK_LATER_COLON = LazyPattern(r"[^\n:：=]{1,40}?[ \t]*[:：][ \t]*" + _PROSE_VALUE)
+# "the PIN for the joint account I use for appa's payments is X": a preposition, then up to ten words
+# of what the credential opens (no clause punctuation), then a copula and the value.
+_LONG_OPENS_STATEMENT = LazyPattern(
+    rf"[ \t]+(?:{_PREPOSITIONS})(?:[ \t]+[^\s:=,;!?.]+){{1,10}}?[ \t]+(?:is|was)[ \t]+" + _PROSE_VALUE,
+    re.IGNORECASE,
+)
+_PREPOSITIONS_SET = frozenset(_PREPOSITIONS.split("|"))
 # "the webflow token so you can check: X": a few words about the noun, then a colon and the value.
 _LATER_COLON_LATIN = LazyPattern(r"(?:[ \t]+[^\s:：=.,;!?]{1,30}){1,6}[ \t]*[:：][ \t]+" + _PROSE_VALUE)
 _LATER_COLON_FAMILIES = frozenset({"token", "key", "secret", "password", "credential"})
@@ -522,6 +529,10 @@ def _forward_matches(text: str, head: Head) -> list[tuple[re.Match[str], str]]:
                 closing = _PREPOSITION_VALUE.match(text, head.end)
                 if closing is not None:
                     found.append((closing, BARE))
+            if statement is None and head.family in ("pin", "password") and word in _PREPOSITIONS_SET:
+                # "ATM PIN for the joint account I use for appa's payments is 839631": a long account of
+                # what it opens, then "is" and the value (judged as stated).
+                statement = _LONG_OPENS_STATEMENT.match(text, head.end)
         if word in _CHANGED_TO_WORDS:
             changed = _CHANGED_TO.match(text, head.end)
             if changed is not None:  # "password to continue": only a password-shaped value counts

@@ -351,7 +351,40 @@ def app_passwords(text: str) -> Iterator[Candidate]:
         yield Candidate("password", *match.span("secret"), "app-password", PRIORITY)
 
 
+# A Kubernetes Secret manifest: every value under its `data:` (base64) or `stringData:` is a secret,
+# whatever its key is called ("DATABASE_URL", ".dockerconfigjson"), since base64 hides what it holds.
+# Only the blocks of a document whose `kind:` is Secret count (a ConfigMap beside it holds settings).
+_KIND_LINE = re.compile(r"(?m)^[ \t]*kind:[ \t]*[\"']?(?P<kind>\w+)[\"']?[ \t]*$")
+_SECRET_DATA_BLOCK = re.compile(
+    r"(?m)^(?P<indent>[ \t]*)(?:data|stringData):[ \t]*\r?\n(?P<body>(?:(?P=indent)[ \t]+[^\n]*(?:\n|$))+)"
+)
+_SECRET_DATA_ENTRY = re.compile(r"(?m)^[ \t]+[^\s:#][^:\n]*:[ \t]*(?P<secret>[^\s#|>][^\n]*?)[ \t]*$")
+
+
+def _in_secret_document(text: str, position: int) -> bool:
+    document_start = max(text.rfind("\n---", 0, position), 0)
+    kinds = list(_KIND_LINE.finditer(text, document_start, position))
+    return bool(kinds) and kinds[-1].group("kind") == "Secret"
+
+
+def kubernetes_secrets(text: str) -> Iterator[Candidate]:
+    for block in _SECRET_DATA_BLOCK.finditer(text):
+        if not _in_secret_document(text, block.start()):
+            continue
+        offset = block.start("body")
+        for entry in _SECRET_DATA_ENTRY.finditer(block.group("body")):
+            start, end = strip_value(entry.group("secret"))
+            value = entry.group("secret")[start:end]
+            if len(value) < 4 or is_dismissed(value):
+                continue
+            begin = offset + entry.start("secret") + start
+            yield Candidate(
+                "kubernetes_secret", begin, begin + len(value), "kubernetes-secret-data", PRIORITY
+            )
+
+
 STRUCTURE_RULES: tuple[StructureRule, ...] = (
+    StructureRule(("kind: secret", "kind: 'secret'", 'kind: "secret"'), kubernetes_secrets),
     StructureRule(APP_PASSWORD_NEEDLES, app_passwords),
     StructureRule(("private key", "private-lines"), private_key_blocks),
     StructureRule(("://",), url_credentials),

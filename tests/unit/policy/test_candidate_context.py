@@ -541,3 +541,7 @@ def test_a_lone_letter_without_options_in_the_reply_is_no_choice() -> None:
     decision = should_auto_create_memory_candidate("B", "Sounds good, talk soon!", namespace="real_life")
 
     assert not decision.should_create_candidate, decision.reason
+
+
+def test_comparing_two_things_by_versus_is_a_question() -> None:
+    assert not _decide("Postgres vs SQLite for a tiny CLI, which is simpler?").should_create_candidate

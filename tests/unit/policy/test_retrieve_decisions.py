@@ -457,3 +457,11 @@ def test_asking_to_redo_the_last_answer_is_about_this_chat() -> None:
 
     assert not decision.should_retrieve, decision.reason
     assert "in_chat_followup" in decision.reason
+
+
+def test_a_disclaimer_of_the_users_setup_outweighs_its_task() -> None:
+    message = "how does kafka rebalancing work in general? not our setup, just the concept"
+    decision = should_auto_retrieve_memory(message, current_task="consumer lag runbook")
+
+    assert not decision.should_retrieve, decision.reason
+    assert "personal_disclaimer" in decision.reason

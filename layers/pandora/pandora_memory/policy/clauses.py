@@ -217,12 +217,15 @@ def _read_question(piece: str, rules: CandidateRules) -> list[Clause]:
     ]
 
 
+_ALTERNATIVES = frozenset({"or", "vs", "versus"})
+
+
 def _asks(clause: Clause, mood: MoodRules) -> bool:
     """A segment of a question that asks: one not durable, or alternatives set side by side with no
     subject of the user's ("firebase or supabase for a side project, which is cheaper?")."""
     if clause.mood not in DURABLE_MOODS:
         return True
-    return "or" in clause.tokens and mood.subjects.isdisjoint(clause.tokens)
+    return not _ALTERNATIVES.isdisjoint(clause.tokens) and mood.subjects.isdisjoint(clause.tokens)
 
 
 def _content_start(tokens: list[str], mood: MoodRules) -> int:

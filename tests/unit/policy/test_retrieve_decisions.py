@@ -465,3 +465,16 @@ def test_a_disclaimer_of_the_users_setup_outweighs_its_task() -> None:
 
     assert not decision.should_retrieve, decision.reason
     assert "personal_disclaimer" in decision.reason
+
+
+def test_a_general_question_relayed_from_someone_is_not_the_users_affair() -> None:
+    relayed = should_auto_retrieve_memory(
+        "my nephew asked me what an API is, how do i explain it without jargon"
+    )
+    recalled = should_auto_retrieve_memory(
+        "my landlord asked again what we agreed about the boiler, how do i explain it politely"
+    )
+
+    assert not relayed.should_retrieve, relayed.reason
+    assert "relayed_question" in relayed.reason
+    assert recalled.should_retrieve, recalled.reason

@@ -30,7 +30,9 @@ _RECALLED = ("past_reference", "recall_question")
 # Cues that make a short message lean on context it does not contain.
 _SHORT_CONTEXT = ("anaphoric_reference", "continuation", "past_reference", "open_loop")
 _TRIVIA = "trivia"
-_SHAPE_ORDER = ("generic_question", _THIRD_PERSON, "math", _TRIVIA)
+_RELAYED = "relayed_question"
+_RELAYED_ANCHORS = ("past_reference", "own_situation", "recall_question")
+_SHAPE_ORDER = ("generic_question", _THIRD_PERSON, _RELAYED, "math", _TRIVIA)
 # Families whose retrieval mode depends on whether the message also names something.
 _MODE_FAMILIES = ("continuation", "open_loop")
 _MAX_ECHOED = 4
@@ -170,6 +172,8 @@ def _shape_penalties(
     weight = {name: penalty for name in shapes}
     if _THIRD_PERSON in weight:
         weight[_THIRD_PERSON] = light if au_names or any(f in cues for f in _THIRD_PERSON_ANCHORS) else full
+    if _RELAYED in weight:
+        weight[_RELAYED] = light if au_names or any(f in cues for f in _RELAYED_ANCHORS) else full
     if _TRIVIA in weight and _PERSONAL in cues:
         # "who was the contact that kept changing the schema without telling me": trivia about the
         # world never needs the asker in it.

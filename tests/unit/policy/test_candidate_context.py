@@ -545,3 +545,10 @@ def test_a_lone_letter_without_options_in_the_reply_is_no_choice() -> None:
 
 def test_comparing_two_things_by_versus_is_a_question() -> None:
     assert not _decide("Postgres vs SQLite for a tiny CLI, which is simpler?").should_create_candidate
+
+
+def test_deferring_an_offer_states_nothing() -> None:
+    reply = "Want me to keep every chapter under 3,000 words from now on?"
+    decision = should_auto_create_memory_candidate("let me reread the outline first", reply, namespace="au")
+
+    assert decision.status is CandidateStatus.NOT_CANDIDATE, decision.reason

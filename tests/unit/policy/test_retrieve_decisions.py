@@ -478,3 +478,14 @@ def test_a_general_question_relayed_from_someone_is_not_the_users_affair() -> No
     assert not relayed.should_retrieve, relayed.reason
     assert "relayed_question" in relayed.reason
     assert recalled.should_retrieve, recalled.reason
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "translate 'my sister just moved to Porto with her kids' into french",
+        'can you rewrite "we always deploy on fridays and my boss hates it" to sound formal',
+    ],
+)
+def test_what_a_rewrite_request_quotes_is_material_not_the_users_life(message: str) -> None:
+    assert not should_auto_retrieve_memory(message).should_retrieve

@@ -43,6 +43,12 @@ _QUOTED_TERM = re.compile(r"""(['"`])(?<![^\W_]['"`])([^'"`\n]{1,80}?)\1(?![^\W_
 # Where a quoted term can open: most apostrophes sit inside words ("don't") and open nothing.
 _QUOTE_OPENINGS = (" '", ' "', "`", "('", '("')
 _MAX_QUOTED_WORDS = 3
+# A request to rewrite quoted material: everything it quotes is dropped, whatever its length.
+_MATERIAL_REQUEST = re.compile(
+    r"\W*(?:(?:pls|please|can you|could you|ok|okay)\W+)*"
+    r"(?:translate|rewrite|rephrase|reword|proofread|correct|paraphrase|shorten|spell-check|spellcheck)\b",
+    re.IGNORECASE,
+)
 _MAX_QUOTED_CHARS = 40
 _MIN_WORDS_AROUND_QUOTE = 3
 # The ASCII whitespace str.split splits on, besides the space.
@@ -100,10 +106,17 @@ def prepare(message: str, max_chars: int) -> tuple[str, bool]:
         whole = False
         text = _CODE_BLOCK.sub(" . ", text)
     if text[:1] in ("'", '"') or any(map(text.__contains__, _QUOTE_OPENINGS)):
-        unquoted = _QUOTED_TERM.sub(_drop_named_term, text)
+        # "translate 'my brother moved to lisbon' into german": what a rewrite request quotes is
+        # material of any length, not speech about the user's life.
+        drop = _drop_quoted_material if _MATERIAL_REQUEST.match(text) else _drop_named_term
+        unquoted = _QUOTED_TERM.sub(drop, text)
         if unquoted != text and len(unquoted.split(None, _MIN_WORDS_AROUND_QUOTE)) >= _MIN_WORDS_AROUND_QUOTE:
             whole, text = False, unquoted
     return _collapse_whitespace(text), whole
+
+
+def _drop_quoted_material(match: re.Match[str]) -> str:
+    return ""
 
 
 def _drop_named_term(match: re.Match[str]) -> str:

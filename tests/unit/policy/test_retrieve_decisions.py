@@ -489,3 +489,21 @@ def test_a_general_question_relayed_from_someone_is_not_the_users_affair() -> No
 )
 def test_what_a_rewrite_request_quotes_is_material_not_the_users_life(message: str) -> None:
     assert not should_auto_retrieve_memory(message).should_retrieve
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "What does 'ENOENT: no such file' mean when I start my server?",
+        "In my repo there's a folder called .husky. What is that for?",
+    ],
+)
+def test_what_a_term_means_is_a_definition_even_about_the_users_code(message: str) -> None:
+    decision = should_auto_retrieve_memory(message)
+
+    assert not decision.should_retrieve, decision.reason
+
+
+def test_what_a_story_event_does_to_the_plot_is_no_definition() -> None:
+    message = "ok Maren's out of the picture now. what does that do to the siege plan"
+    assert should_auto_retrieve_memory(message, namespace="au").should_retrieve

@@ -180,6 +180,8 @@ COMMAND_LINES = [
 ]
 
 SEED_PHRASES = [
+    "the crypto thing my cousin made me has these words, keep them here: velvet oyster canvas melody "
+    "walnut ginger fabric lumber rocket napkin tennis oyster",
     "my wallet recovery phrase is artefact alien army approve ahead alarm always advance arm aim "
     "announce aisle",
     'MNEMONIC="canvas orbit melody walnut ginger fabric lumber rocket napkin velvet tennis oyster"',

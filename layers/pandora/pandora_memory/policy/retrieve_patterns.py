@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 IN_CHAT_FOLLOWUP = "in_chat_followup"
-SHAPES = ("generic_question", "third_person", "relayed_question", "math", "trivia")
+SHAPES = ("generic_question", "concept_question", "third_person", "relayed_question", "math", "trivia")
 _NEVER = r"(?!x)x"
 # How a math pattern may open, and the check that stands in for it once the opening character has
 # been taken by the shared character set.

@@ -31,8 +31,12 @@ _RECALLED = ("past_reference", "recall_question")
 _SHORT_CONTEXT = ("anaphoric_reference", "continuation", "past_reference", "open_loop")
 _TRIVIA = "trivia"
 _RELAYED = "relayed_question"
-_RELAYED_ANCHORS = ("past_reference", "own_situation", "recall_question")
-_SHAPE_ORDER = ("generic_question", _THIRD_PERSON, _RELAYED, "math", _TRIVIA)
+_CONCEPT = "concept_question"
+# What a recalled event or the user's own situation anchors where "my" does not: a relayed question,
+# the meaning of a term.
+_RECALL_ANCHORS = ("past_reference", "own_situation", "recall_question")
+_CONCEPT_ANCHORS = ("past_reference", "own_situation")
+_SHAPE_ORDER = ("generic_question", _CONCEPT, _THIRD_PERSON, _RELAYED, "math", _TRIVIA)
 # Families whose retrieval mode depends on whether the message also names something.
 _MODE_FAMILIES = ("continuation", "open_loop")
 _MAX_ECHOED = 4
@@ -172,8 +176,9 @@ def _shape_penalties(
     weight = {name: penalty for name in shapes}
     if _THIRD_PERSON in weight:
         weight[_THIRD_PERSON] = light if au_names or any(f in cues for f in _THIRD_PERSON_ANCHORS) else full
-    if _RELAYED in weight:
-        weight[_RELAYED] = light if au_names or any(f in cues for f in _RELAYED_ANCHORS) else full
+    for shape, anchors in ((_RELAYED, _RECALL_ANCHORS), (_CONCEPT, _CONCEPT_ANCHORS)):
+        if shape in weight:
+            weight[shape] = light if au_names or any(f in cues for f in anchors) else full
     if _TRIVIA in weight and _PERSONAL in cues:
         # "who was the contact that kept changing the schema without telling me": trivia about the
         # world never needs the asker in it.

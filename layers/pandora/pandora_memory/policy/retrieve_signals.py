@@ -43,10 +43,12 @@ _QUOTED_TERM = re.compile(r"""(['"`])(?<![^\W_]['"`])([^'"`\n]{1,80}?)\1(?![^\W_
 # Where a quoted term can open: most apostrophes sit inside words ("don't") and open nothing.
 _QUOTE_OPENINGS = (" '", ' "', "`", "('", '("')
 _MAX_QUOTED_WORDS = 3
-# A request to rewrite quoted material: everything it quotes is dropped, whatever its length.
+# A request to rewrite quoted material, or a question about what a quoted term means: everything it
+# quotes is dropped, whatever its length ("what does 'ENOENT: no such file' mean").
 _MATERIAL_REQUEST = re.compile(
     r"\W*(?:(?:pls|please|can you|could you|ok|okay)\W+)*"
-    r"(?:translate|rewrite|rephrase|reword|proofread|correct|paraphrase|shorten|spell-check|spellcheck)\b",
+    r"(?:(?:translate|rewrite|rephrase|reword|proofread|correct|paraphrase|shorten|spell-check|spellcheck)\b"
+    r"|what (?:does|do|is) [\"'`])",
     re.IGNORECASE,
 )
 _MAX_QUOTED_CHARS = 40

@@ -393,6 +393,13 @@ SEED_CONTEXT_WORDS: tuple[str, ...] = (
     "restore",
     "palabras de recuperación",
     "복구",
+    # A wallet set up by someone else comes with "these words": the coin and the word itself are enough
+    # context once twelve list words follow.
+    "crypto",
+    "bitcoin",
+    "ethereum",
+    "exodus",
+    "words",
 )
 
 # Words of three letters or more that a sentence about a phrase holds and a phrase does not: one breaks

@@ -40,7 +40,8 @@ _BREAKING = PHRASE_BREAKING_WORDS - BIP39_WORDS
 _WORD = re.compile(r"(?<![A-Za-z0-9'])[A-Za-z][a-z]{2,7}(?![A-Za-z0-9'])")
 _SEPARATOR = re.compile(r"(?:[\s,;\-]|\d{1,2}[.):])*")
 NEEDLES = (
-    *("seed", "mnemonic", "recovery", "phrase", "wallet", "words", "metamask", "ledger", "trezor"),
+    *("seed", "mnemonic", "recovery", "phrase", "wallet", "words", "metamask", "ledger", "trezor", "crypto"),
+    *("bitcoin", "ethereum", "exodus"),
     *("phantom", "restore", "frase", "semilla", "palabras"),
     *("시드", "구문", "니모닉", "복구", "助记词", "シード"),
 )

@@ -552,3 +552,20 @@ def test_deferring_an_offer_states_nothing() -> None:
     decision = should_auto_create_memory_candidate("let me reread the outline first", reply, namespace="au")
 
     assert decision.status is CandidateStatus.NOT_CANDIDATE, decision.reason
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "경마 배당은 어떻게 계산하는 거야",
+        "remind me how to squash the last three commits",
+        "redis cluster로 가면 어떨까... 결정 아님, 그냥 생각중",
+        "if we ever moved to Lisbon how does school enrolment work there? not planning anything yet",
+    ],
+)
+def test_korean_wh_questions_how_to_reminders_and_musings_are_not_memories(message: str) -> None:
+    assert not _decide(message).should_create_candidate, _decide(message).reason
+
+
+def test_a_korean_statement_ending_like_a_question_without_a_question_word_stays_a_statement() -> None:
+    assert _decide("다음 달부터 배포는 금요일에 안 하기로 했어").should_create_candidate

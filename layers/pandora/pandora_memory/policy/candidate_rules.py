@@ -97,6 +97,8 @@ class MoodRules:
     request_openers: frozenset[str]
     request_endings: tuple[str, ...]
     question_endings: tuple[str, ...]
+    korean_question_words: frozenset[str]
+    korean_question_endings: tuple[str, ...]
     pasted_lead_max_words: int
 
 
@@ -427,6 +429,8 @@ def candidate_rules() -> CandidateRules:
             pasted_lead_max_words=int(mood["pasted_lead_max_words"]),
             request_endings=tuple(mood["request_endings"]),
             question_endings=tuple(mood["question_endings"]),
+            korean_question_words=frozenset(mood["korean_question_words"]),
+            korean_question_endings=tuple(mood["korean_question_endings"]),
         ),
         statement=StatementRules(
             base=float(statement["base"]),

@@ -244,6 +244,12 @@ def _mood(tokens: list[str], start: int, hits: tuple[Hit, ...], asks: bool, mood
     standing = STANDING_SCOPE in families
     if tokens and tokens[-1].endswith(mood.question_endings):  # "전부 vercel로 할까": asks, sets no rule
         return Mood.QUESTION
+    if (
+        tokens
+        and tokens[-1].endswith(mood.korean_question_endings)
+        and not mood.korean_question_words.isdisjoint(tokens)
+    ):
+        return Mood.QUESTION
     if asks or _opens_question(tokens, start, mood):
         sets_a_rule = standing and not _asks_about_the_world(tokens, start, mood)
         return Mood.STATEMENT if sets_a_rule else Mood.QUESTION

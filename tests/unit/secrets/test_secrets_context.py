@@ -112,6 +112,7 @@ STATED = [
     ),
     ("메일 앱 비밀번호 새로 만들었어 wjqe bzno ltkr vuym 이걸로 설정해줘", "wjqe bzno ltkr vuym"),
     ("the card PIN for the household account we share with my brother is 530917, so I stop asking", "530917"),
+    ("gym locker and my bank app password are the same haha: tqPwoZRnMe", "tqPwoZRnMe"),
     (
         "here's the cms token so you can check: "
         "9c1e77d04b2a6f3385e0c19ad7f42b6e0d13a5c8f9e2b71046ad3c5f8e9b0a12 why 401",
@@ -289,6 +290,7 @@ HARD_NEGATIVES = [
     "the key takeaway from the talk: ship smaller",
     "the password for the router in the hallway is on the sticker",
     "my token expired again, error: invalid_grant",
+    "the password is strong: it has 12 chars",
     "와이파이 비번 바꿨어. 이제 옆집도 못 씀",
     "비밀번호 다시 설정해야 함",
     "the password is 111111 on every demo box, that's the point of a demo",

@@ -459,6 +459,20 @@ def _statement_pattern(head: Head) -> LazyPattern:
     return _STATEMENT if head.word in ENGLISH_HEADS else _OTHER_LANGUAGE_STATEMENT
 
 
+def _later_colon(text: str, head: Head) -> list[tuple[re.Match[str], str]]:
+    """ "the webflow token so you can check: X", "my portal password are the same lol: X"."""
+    if head.family not in _LATER_COLON_FAMILIES or ":" not in text[head.end : head.end + 200]:
+        return []
+    later = _LATER_COLON_LATIN.match(text, head.end)
+    if later is None:
+        return []
+    # "api key id: <uuid>", "token hash: ...": the word after the noun makes it name something else.
+    qualifier = text[head.end : later.start("value")].lower().replace(":", " ").split()[0]
+    if qualifier in NON_SECRET_SUFFIXES or qualifier in PUBLIC_COMPONENTS:
+        return []
+    return [(later, STATED)]
+
+
 def _forward_matches(text: str, head: Head) -> list[tuple[re.Match[str], str]]:
     """Anchored matches of the value-after-noun forms that apply to this head."""
     found: list[tuple[re.Match[str], str]] = []
@@ -474,18 +488,7 @@ def _forward_matches(text: str, head: Head) -> list[tuple[re.Match[str], str]]:
             return pair  # "wifi: HomeNet / Kettle99": the network's name, then its password
         found.extend(pair)
     if head.latin and text[head.end : head.end + 1] == " " and _ordinary_word_follows(text, head.end):
-        if head.family in _LATER_COLON_FAMILIES and ":" in text[head.end : head.end + 200]:
-            later = _LATER_COLON_LATIN.match(text, head.end)
-            # "api key id: <uuid>", "token hash: ...": the word after the noun makes it name something else.
-            qualifier = (
-                text[head.end : later.start("value")].lower().replace(":", " ").split()[0] if later else ""
-            )
-            if (
-                later is not None
-                and qualifier not in NON_SECRET_SUFFIXES
-                and qualifier not in PUBLIC_COMPONENTS
-            ):
-                found.append((later, STATED))
+        found.extend(_later_colon(text, head))
         return found
     for pattern in (_ASSIGNMENT, _QUOTED_PAIR):
         assignment = pattern.match(text, head.end)
@@ -545,6 +548,8 @@ def _forward_matches(text: str, head: Head) -> list[tuple[re.Match[str], str]]:
         statement = None
     if statement is not None:
         found.append((statement, STATED))
+    if head.latin and follow in " \t":  # "password are the same lol: X": the copula's value was no value
+        found.extend(_later_colon(text, head))
     return found
 
 

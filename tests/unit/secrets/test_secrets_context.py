@@ -291,6 +291,8 @@ HARD_NEGATIVES = [
     "the password for the router in the hallway is on the sticker",
     "my token expired again, error: invalid_grant",
     "the password is strong: it has 12 chars",
+    "the api token is kept as a sha256 digest: "
+    "9f2c44e1b0a7d3c5e6f8a9b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1",
     "와이파이 비번 바꿨어. 이제 옆집도 못 씀",
     "비밀번호 다시 설정해야 함",
     "the password is 111111 on every demo box, that's the point of a demo",

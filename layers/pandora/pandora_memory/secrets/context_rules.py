@@ -165,6 +165,9 @@ _PREPOSITIONS_SET = frozenset(_PREPOSITIONS.split("|"))
 # "the webflow token so you can check: X": a few words about the noun, then a colon and the value.
 _LATER_COLON_LATIN = LazyPattern(r"(?:[ \t]+[^\s:：=.,;!?]{1,30}){1,6}[ \t]*[:：][ \t]+" + _PROSE_VALUE)
 _LATER_COLON_FAMILIES = frozenset({"token", "key", "secret", "password", "credential"})
+_NOT_THE_VALUE = frozenset(
+    {"hash", "hashed", "digest", "sha256", "sha1", "md5", "checksum", "fingerprint", "id", "prefix", "length"}
+)
 # "비번 알려줄게 X", "パスワード教えるね X": the noun, a verb of telling, then the value.
 _CJK_TELLS = LazyPattern(
     r"[은는을를]?[ \t]*(?:알려\s?줄게|알려\s?줄께|알려\s?드릴게요|알려\s?드려요|보내\s?줄게|"
@@ -466,9 +469,12 @@ def _later_colon(text: str, head: Head) -> list[tuple[re.Match[str], str]]:
     later = _LATER_COLON_LATIN.match(text, head.end)
     if later is None:
         return []
-    # "api key id: <uuid>", "token hash: ...": the word after the noun makes it name something else.
-    qualifier = text[head.end : later.start("value")].lower().replace(":", " ").split()[0]
-    if qualifier in NON_SECRET_SUFFIXES or qualifier in PUBLIC_COMPONENTS:
+    # "api key id: <uuid>", "token hash: ...": the word after the noun makes it name something else;
+    # so does one further on that says what the value is instead ("stored as a sha256 hash: <hex>").
+    between = text[head.end : later.start("value")].lower().replace(":", " ").split()
+    if between[0] in NON_SECRET_SUFFIXES or between[0] in PUBLIC_COMPONENTS:
+        return []
+    if not _NOT_THE_VALUE.isdisjoint(between):
         return []
     return [(later, STATED)]
 

@@ -507,3 +507,14 @@ def test_what_a_term_means_is_a_definition_even_about_the_users_code(message: st
 def test_what_a_story_event_does_to_the_plot_is_no_definition() -> None:
     message = "ok Maren's out of the picture now. what does that do to the siege plan"
     assert should_auto_retrieve_memory(message, namespace="au").should_retrieve
+
+
+def test_a_feeling_after_im_is_no_past_event() -> None:
+    decision = should_auto_retrieve_memory("explain raft consensus like i'm exhausted")
+
+    assert not decision.should_retrieve, decision.reason
+    assert "past_reference" not in decision.reason
+
+
+def test_another_loss_in_a_running_tally_points_back() -> None:
+    _assert_retrieves_by("down another 300 on the horses. how's the month looking", "past_reference")

@@ -151,23 +151,18 @@ def _shape_penalties(
     # one, "how do i run a github action again" asks to be reminded of general knowledge.
     definite = bool(reading.names) or not rules.definite_words.isdisjoint(reading.wordset)
     weak = rules.weak_anchors
-    anchored = any(family in cues and (definite or not weak.issuperset(cues[family])) for family in _ANCHORS)
-    penalty = light if au_names or anchored or _asks_after_own(reading) else full
+    strongly = any(family in cues and not weak.issuperset(cues[family]) for family in _ANCHORS)
+    weakly = definite and any(family in cues for family in _ANCHORS)
+    own = au_names or _asks_after_own(reading)
+    penalty = light if own or strongly or weakly else full
     if reading.in_chat_followup:
         # A name or a definite story item anchors a chat edit: "rewrite it in Seren's voice" and
         # "the scene with the letter. rewrite it" still need the canon; "ok that worked. next?" goes
-        # on with the work under way.
+        # on with the work under way. A weak anchor does not: in "try it again, shorter" the "again"
+        # asks to redo.
         canon = reading.names or _canon_item(reading, rules, namespace)
         goes_on = BARE_GO_ON in cues.get("continuation", ())
-        # "try it again, shorter": in a chat edit a weak anchor ("again") asks to redo, so only a
-        # strong one lightens the penalty.
-        strongly_anchored = (
-            au_names
-            or _asks_after_own(reading)
-            or any(family in cues and not weak.issuperset(cues[family]) for family in _ANCHORS)
-        )
-        chat_penalty = light if canon or goes_on or strongly_anchored else full
-        return [Contribution("in_chat_followup", chat_penalty)]
+        return [Contribution("in_chat_followup", light if canon or goes_on or own or strongly else full)]
     # "does Tomás usually": the habit word is the person's, not the mark of a generic question.
     habits = {cue.rsplit(" ", 1)[-1] for cue in cues.get(_PERSON_HABIT, ())}
     shapes = [name for name in _SHAPE_ORDER if name in reading.shapes and reading.shapes[name] not in habits]

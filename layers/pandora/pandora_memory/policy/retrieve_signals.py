@@ -110,15 +110,10 @@ def prepare(message: str, max_chars: int) -> tuple[str, bool]:
     if text[:1] in ("'", '"') or any(map(text.__contains__, _QUOTE_OPENINGS)):
         # "translate 'my brother moved to lisbon' into german": what a rewrite request quotes is
         # material of any length, not speech about the user's life.
-        drop = _drop_quoted_material if _MATERIAL_REQUEST.match(text) else _drop_named_term
-        unquoted = _QUOTED_TERM.sub(drop, text)
+        unquoted = _QUOTED_TERM.sub("" if _MATERIAL_REQUEST.match(text) else _drop_named_term, text)
         if unquoted != text and len(unquoted.split(None, _MIN_WORDS_AROUND_QUOTE)) >= _MIN_WORDS_AROUND_QUOTE:
             whole, text = False, unquoted
     return _collapse_whitespace(text), whole
-
-
-def _drop_quoted_material(match: re.Match[str]) -> str:
-    return ""
 
 
 def _drop_named_term(match: re.Match[str]) -> str:

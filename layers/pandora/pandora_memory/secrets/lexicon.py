@@ -381,6 +381,10 @@ SEED_PHRASE_NAMES: tuple[str, ...] = (
     "シード",
 )
 
+# Coins and wallet apps named beside a phrase that is not called a seed ("the crypto thing ... has
+# these words"): context words, and needles of the seed-phrase gate.
+SEED_COIN_WORDS: tuple[str, ...] = ("crypto", "bitcoin", "ethereum", "exodus")
+
 # Words that mark a seed / recovery phrase nearby: its names, and the wallets and words around one.
 SEED_CONTEXT_WORDS: tuple[str, ...] = (
     *SEED_PHRASE_NAMES,
@@ -395,10 +399,7 @@ SEED_CONTEXT_WORDS: tuple[str, ...] = (
     "복구",
     # A wallet set up by someone else comes with "these words": the coin and the word itself are enough
     # context once twelve list words follow.
-    "crypto",
-    "bitcoin",
-    "ethereum",
-    "exodus",
+    *SEED_COIN_WORDS,
     "words",
 )
 

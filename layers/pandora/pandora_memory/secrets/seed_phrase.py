@@ -14,7 +14,12 @@ from collections.abc import Callable, Iterator
 
 from pandora_memory.secrets.bip39_words import BIP39_WORDS
 from pandora_memory.secrets.findings import Candidate
-from pandora_memory.secrets.lexicon import PHRASE_BREAKING_WORDS, SEED_CONTEXT_WORDS, SEED_PHRASE_NAMES
+from pandora_memory.secrets.lexicon import (
+    PHRASE_BREAKING_WORDS,
+    SEED_COIN_WORDS,
+    SEED_CONTEXT_WORDS,
+    SEED_PHRASE_NAMES,
+)
 
 MIN_WORDS = 12
 # A phrase may repeat a word or two (a real one can), but "use use use ..." is not one. Loose on
@@ -40,8 +45,8 @@ _BREAKING = PHRASE_BREAKING_WORDS - BIP39_WORDS
 _WORD = re.compile(r"(?<![A-Za-z0-9'])[A-Za-z][a-z]{2,7}(?![A-Za-z0-9'])")
 _SEPARATOR = re.compile(r"(?:[\s,;\-]|\d{1,2}[.):])*")
 NEEDLES = (
-    *("seed", "mnemonic", "recovery", "phrase", "wallet", "words", "metamask", "ledger", "trezor", "crypto"),
-    *("bitcoin", "ethereum", "exodus"),
+    *("seed", "mnemonic", "recovery", "phrase", "wallet", "words", "metamask", "ledger", "trezor"),
+    *SEED_COIN_WORDS,
     *("phantom", "restore", "frase", "semilla", "palabras"),
     *("시드", "구문", "니모닉", "복구", "助记词", "シード"),
 )

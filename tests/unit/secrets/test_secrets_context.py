@@ -10,6 +10,10 @@ STATED = [
     ("PIN: 8823", "8823"),
     ("passcode: 990011", "990011"),
     ("passcode 55120", "55120"),
+    ("the wifi password is Tq>w8pLx2", "Tq>w8pLx2"),
+    ("guest password: Vm<4rKq9z", "Vm<4rKq9z"),
+    ("mysql://app:P4ss~w0rd?x>@db/app", "P4ss~w0rd?x>"),
+    ("<p>password: <code>hunter22</code></p>", "hunter22"),
     ("my password is 834333", "834333"),
     ("my shop login is the usual email and qTr8Lw2ZpVx6Nk*4 if you need it", "qTr8Lw2ZpVx6Nk*4"),
     ("은행 앱 PIN 새로 520662로 바꿈", "520662"),
@@ -217,6 +221,8 @@ def test_seed_phrase_is_redacted_whole(text: str) -> None:
 
 
 HARD_NEGATIVES = [
+    "PASSWORD=<your password>",
+    "api_key: <paste it here> then run make deploy",
     "send the 2024 report to ana@example.org / or ping me on slack",
     "the new mesh wifi is 2.4 / 5 GHz dual band",
     "my password is\nnot something I share",

@@ -47,8 +47,15 @@ _QUOTED = r"\"[^\"\n]{1,200}\"|'[^'\n]{1,200}'|`[^`\n]{1,200}`|“[^”\n]{1,200
 # Unquoted values end at , ; & when a new field or a space follows (a=1&b=2, k=v; k2=v2), so that
 # "P&ssw0rd" stays whole while "Password=x;Encrypt=True" stops after x.
 _FIELD_END = r"[,;&](?![\s\w\-.]*[=:]|$)"
-_PROSE_VALUE = rf"(?P<value>{_QUOTED}|(?:[^\s\"'`<>，。、,;&{_CJK}]|{_FIELD_END}){{1,256}})"
-_ASSIGNED_VALUE = rf"(?P<value>{_QUOTED}|(?:[^\s\"'`<>,;&]|{_FIELD_END}){{1,256}})"
+# "<" and ">" may be characters of a password ("Tq>w8pLx2", "s3<cr"), but "<" before a letter or "/"
+# opens a markup tag ("hunter22</code>"), where the value ends; a "<placeholder>" is dismissed whole.
+_ANGLE = r"<(?![/!A-Za-z])|>"
+# "password: <code>hunter22</code>": markup opening around a value is skipped, not read as a placeholder.
+_OPENING_TAGS = r"(?:<(?:b|i|u|em|strong|code|pre|kbd|samp|span|mark|tt|td|li|p)(?:[ \t][^<>\n]{0,40})?>)*"
+_PROSE_VALUE = (
+    rf"{_OPENING_TAGS}(?P<value>{_QUOTED}|(?:[^\s\"'`<>，。、,;&{_CJK}]|{_ANGLE}|{_FIELD_END}){{1,256}})"
+)
+_ASSIGNED_VALUE = rf"{_OPENING_TAGS}(?P<value>{_QUOTED}|(?:[^\s\"'`<>,;&]|{_ANGLE}|{_FIELD_END}){{1,256}})"
 
 # define('DB_PASSWORD', 'x'), setenv("API_TOKEN", "x"): a quoted name, a comma, a quoted value.
 _QUOTED_PAIR = LazyPattern(r"(?P<rest>[\w.\-]{0,40}?)[\"'][ \t]*,[ \t]*(?P<value>" + _QUOTED + ")")

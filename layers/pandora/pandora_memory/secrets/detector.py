@@ -1,4 +1,5 @@
-"""The layered detector: providers, structures, JWT claims, seed phrases, context, entropy.
+"""The layered detector: providers, structures, JWT claims, base64 payloads, seed phrases, context,
+entropy.
 
 Cost control, since it runs on every message: provider, JWT and entropy layers only look at
 messages holding a "long word" (16+ characters without whitespace, found with ``str.split``),
@@ -12,6 +13,7 @@ from itertools import compress
 
 from pandora_memory.secrets.allowlist import inside, public_regions, ssh_public_keys
 from pandora_memory.secrets.context_rules import context_candidates
+from pandora_memory.secrets.encoded import encoded_candidates
 from pandora_memory.secrets.entropy import entropy_candidates
 from pandora_memory.secrets.findings import Candidate, Coverage, SecretFinding
 from pandora_memory.secrets.heads import find_heads
@@ -22,6 +24,8 @@ from pandora_memory.secrets.seed_phrase import mentions_seed_phrase, seed_phrase
 from pandora_memory.secrets.structures import STRUCTURE_RULES
 
 LONG_WORD = 16
+# A docker config is base64 JSON whose "auth" is base64 again; deeper nesting is not a format.
+MAX_DECODED_DEPTH = 2
 _PROVIDERS = RuleIndex(PROVIDER_RULES)
 # Every structure rule's needles in one flat tuple, beside the index of the rule each belongs to: one
 # map() tests them all in C, where a loop over the rules pays a Python call and an any() per rule.
@@ -39,7 +43,8 @@ def _same_length_lower(text: str) -> str:
     return "".join(ch.lower() if len(ch.lower()) == 1 else ch for ch in text)
 
 
-def _candidates(text: str) -> list[Candidate]:
+def _candidates(text: str, depth: int = 0) -> list[Candidate]:
+    """`depth` counts the base64 layers already decoded around `text`."""
     lowered = _same_length_lower(text)
     words = text.split()
     long_words = ""
@@ -51,6 +56,8 @@ def _candidates(text: str) -> list[Candidate]:
             found.extend(provider.candidates(text))
         if any(needle in long_words for needle in JWT_NEEDLES):
             found.extend(jwt_candidates(text))
+        if depth < MAX_DECODED_DEPTH:
+            found.extend(encoded_candidates(text, long_words, lambda inner: _candidates(inner, depth + 1)))
     triggered = set(compress(_STRUCTURE_OF_NEEDLE, map(lowered.__contains__, _STRUCTURE_NEEDLES)))
     for index in sorted(triggered):  # in rule order, as StructureRule.triggered would pick them
         found.extend(STRUCTURE_RULES[index].find(text))

@@ -225,8 +225,6 @@ PLACEHOLDER_WORDS: frozenset[str] = _words(
 PLACEHOLDER_SUBSTRINGS: tuple[str, ...] = (
     "...",
     "…",
-    "<",
-    ">",
     "{{",
     "example",
     "placeholder",

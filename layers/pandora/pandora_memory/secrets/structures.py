@@ -16,6 +16,7 @@ from pandora_memory.secrets.context_rules import ASSIGNED, acceptable
 from pandora_memory.secrets.findings import Candidate
 from pandora_memory.secrets.heads import find_heads
 from pandora_memory.secrets.jwt_claims import classify_jwt
+from pandora_memory.secrets.kubernetes import KUBERNETES_NEEDLES, kubernetes_secrets
 from pandora_memory.secrets.lexicon import NON_SECRET_SUFFIXES
 from pandora_memory.secrets.user_pairs import EMAIL_NEEDLES, default_user_pairs, email_pairs
 from pandora_memory.secrets.user_pairs import NEEDLES as USER_PAIR_NEEDLES
@@ -74,10 +75,11 @@ def private_key_blocks(text: str) -> Iterator[Candidate]:
 
 
 # The password runs to the "@" before the host: people paste passwords unescaped, with "@", "#", "?"
-# or "/" in them ("postgres://app:p@ss#1@db"), and a password cut short leaks its rest.
+# "/", "<" or ">" in them ("postgres://app:p@ss#1@db"), and a password cut short leaks its rest; a
+# placeholder ("<password>") is dismissed as a whole.
 _URL_USERINFO = re.compile(
     r"(?P<scheme>\b[A-Za-z][A-Za-z0-9+.\-]{1,24})://(?P<user>[^\s:@/?#\"'<>]{0,128}):"
-    r"(?P<secret>[^\s\"'<>]{1,256}?)@(?=(?:[\w.\-]+|\[[0-9A-Fa-f:.]+\])(?:[:/?#\s\"'<>),;]|$))"
+    r"(?P<secret>[^\s\"']{1,256}?)@(?=(?:[\w.\-]+|\[[0-9A-Fa-f:.]+\])(?:[:/?#\s\"'<>),;]|$))"
 )
 # "http://localhost:3000/@user": a port and a path, with an "@" further on, holds no password.
 _PORT_AND_PATH = re.compile(r"\d{1,5}[/?#].*", re.DOTALL)
@@ -351,40 +353,8 @@ def app_passwords(text: str) -> Iterator[Candidate]:
         yield Candidate("password", *match.span("secret"), "app-password", PRIORITY)
 
 
-# A Kubernetes Secret manifest: every value under its `data:` (base64) or `stringData:` is a secret,
-# whatever its key is called ("DATABASE_URL", ".dockerconfigjson"), since base64 hides what it holds.
-# Only the blocks of a document whose `kind:` is Secret count (a ConfigMap beside it holds settings).
-_KIND_LINE = re.compile(r"(?m)^[ \t]*kind:[ \t]*[\"']?(?P<kind>\w+)[\"']?[ \t]*$")
-_SECRET_DATA_BLOCK = re.compile(
-    r"(?m)^(?P<indent>[ \t]*)(?:data|stringData):[ \t]*\r?\n(?P<body>(?:(?P=indent)[ \t]+[^\n]*(?:\n|$))+)"
-)
-_SECRET_DATA_ENTRY = re.compile(r"(?m)^[ \t]+[^\s:#][^:\n]*:[ \t]*(?P<secret>[^\s#|>][^\n]*?)[ \t]*$")
-
-
-def _in_secret_document(text: str, position: int) -> bool:
-    document_start = max(text.rfind("\n---", 0, position), 0)
-    kinds = list(_KIND_LINE.finditer(text, document_start, position))
-    return bool(kinds) and kinds[-1].group("kind") == "Secret"
-
-
-def kubernetes_secrets(text: str) -> Iterator[Candidate]:
-    for block in _SECRET_DATA_BLOCK.finditer(text):
-        if not _in_secret_document(text, block.start()):
-            continue
-        offset = block.start("body")
-        for entry in _SECRET_DATA_ENTRY.finditer(block.group("body")):
-            start, end = strip_value(entry.group("secret"))
-            value = entry.group("secret")[start:end]
-            if len(value) < 4 or is_dismissed(value):
-                continue
-            begin = offset + entry.start("secret") + start
-            yield Candidate(
-                "kubernetes_secret", begin, begin + len(value), "kubernetes-secret-data", PRIORITY
-            )
-
-
 STRUCTURE_RULES: tuple[StructureRule, ...] = (
-    StructureRule(("kind: secret", "kind: 'secret'", 'kind: "secret"'), kubernetes_secrets),
+    StructureRule(KUBERNETES_NEEDLES, kubernetes_secrets),
     StructureRule(APP_PASSWORD_NEEDLES, app_passwords),
     StructureRule(("private key", "private-lines"), private_key_blocks),
     StructureRule(("://",), url_credentials),

@@ -55,6 +55,9 @@ _LOWER_WORD = re.compile(r"[a-z][a-z'\-]*")
 # A mask repeats one character ("ghp_xxxxxxxx", "****abcd"); a random key may hold "xXX*" by chance.
 _MASK_RUN = re.compile(r"x{4,}|X{4,}|\*{4,}|•{4,}|●{4,}|#{4,}")
 _ZERO_RUN = "0" * 8
+# "<your-key>", "<token": an angle bracket opening a value, or a pair around a
+# name, marks a template; one inside a value ("Tq>w8pLx2") is just a character of a password.
+_ANGLE_TEMPLATE = re.compile(r"^<|<[^<>]*>")
 # "cache key app:v3:11460f82857eee05": a namespaced key path names an entry, it opens nothing.
 _KEY_PATH = re.compile(r"[a-z][a-z0-9_\-]*(?::[\w\-.]+){2,}")
 # "cache key: menu-v3-8779f4f415faf7c9": the same with dashes, trusted only after a lookup qualifier
@@ -113,6 +116,8 @@ def is_placeholder(value: str) -> bool:
     if lowered in PLACEHOLDER_WORDS or not value.strip():
         return True
     if any(map(lowered.__contains__, PLACEHOLDER_SUBSTRINGS)):
+        return True
+    if ("<" in value or ">" in value) and _ANGLE_TEMPLATE.search(value):
         return True
     mask = max(map(len, _MASK_RUN.findall(value)), default=0)
     if mask >= 4 and (mask >= 8 or mask * 4 >= len(value)):

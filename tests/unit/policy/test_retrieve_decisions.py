@@ -518,3 +518,31 @@ def test_a_feeling_after_im_is_no_past_event() -> None:
 
 def test_another_loss_in_a_running_tally_points_back() -> None:
     _assert_retrieves_by("down another 300 on the horses. how's the month looking", "past_reference")
+
+
+def test_a_shape_word_inside_the_users_shorthand_is_part_of_its_name() -> None:
+    decision = should_auto_retrieve_memory("the etsy vs shopify thing, i have to pick before the sale")
+
+    assert decision.should_retrieve, decision.reason
+    assert "generic_question" not in decision.reason
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "what's a good way to pace a slow-burn chapter in a mystery novel?",
+        "typical word count per chapter for a cosy fantasy",
+        "how do writers end a scene on a hook without it feeling cheap",
+    ],
+)
+def test_a_story_word_under_an_indefinite_is_the_craft_not_the_canon(message: str) -> None:
+    decision = should_auto_retrieve_memory(message, namespace="au")
+
+    assert not decision.should_retrieve, decision.reason
+    assert "au_canon_lookup" not in decision.reason
+
+
+def test_a_definite_story_word_is_still_a_canon_lookup() -> None:
+    decision = should_auto_retrieve_memory("how long was the chapter where Wren leaves?", namespace="au")
+
+    assert "au_canon_lookup" in decision.reason

@@ -251,6 +251,7 @@ class RetrieveRules:
     news_openers: frozenset[str]
     news_fillers: frozenset[str]
     story_indefinites: frozenset[str]
+    generic_story_openers: frozenset[str]
     either_or: re.Pattern[str]  # a choice between two answers, searched in the au namespace only
     task_stopwords: frozenset[str]
     ongoing_conversation_types: frozenset[str]
@@ -341,6 +342,7 @@ def retrieve_rules() -> RetrieveRules:
         eponym_nouns=_words(names["eponym_nouns"]),
         story_determiners=_words(context["story_determiners"]),
         story_indefinites=_words(context["story_indefinites"]),
+        generic_story_openers=_words(context["generic_story_openers"]),
         artifact_edit=re.compile(context["artifact_edit"]),
         topic_thing=re.compile(context["topic_thing"]),
         weak_anchors=frozenset(context["weak_anchors"]),

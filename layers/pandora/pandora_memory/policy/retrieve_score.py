@@ -19,8 +19,9 @@ _OWN_EVENT = "own_event"
 _ARTIFACT_EDIT = "artifact_edit"
 _TOPIC_THING = "topic_thing"
 _STORY_FAMILY = "fiction_canon"
-# Families that tie a generic-looking question back to the user's own context.
-_ANCHORS = (_OWNERSHIP, "past_reference", _PERSON_HABIT, _PERSON_ADDRESSED, "own_response")
+# Families that tie a generic-looking question back to the user's own context; a matter called by the
+# user's shorthand ("the kofi vs patreon thing") is one of theirs whatever the question's shape.
+_ANCHORS = (_OWNERSHIP, "past_reference", _PERSON_HABIT, _PERSON_ADDRESSED, "own_response", _TOPIC_THING)
 # Advice about "someone" in general: only the user's own "my" or "I" lightens it.
 _THIRD_PERSON = "third_person"
 _THIRD_PERSON_ANCHORS = (_OWNERSHIP, _PERSONAL)
@@ -128,6 +129,24 @@ def _story_item(reading: MessageReading, rules: RetrieveRules) -> str | None:
     return None
 
 
+def _only_generic_story(reading: MessageReading, rules: RetrieveRules) -> bool:
+    """Every story word of the message is under an indefinite word ("a fantasy novel chapter")."""
+    words = reading.words
+    for cue in reading.cues.get(_STORY_FAMILY, ()):
+        places = reading.places.of(cue)
+        if not places:
+            return False  # a phrase cue ("magic system"): not placed word by word, so not judged
+        for position in places:
+            back = position - 1
+            while back >= max(0, position - 3) and words[back] not in rules.story_determiners:
+                if words[back] in rules.generic_story_openers:
+                    break
+                back -= 1
+            if back < max(0, position - 3) or words[back] not in rules.generic_story_openers:
+                return False
+    return True
+
+
 def _canon_item(reading: MessageReading, rules: RetrieveRules, namespace: Namespace) -> bool:
     return namespace is Namespace.AU and _story_item(reading, rules) is not None
 
@@ -165,7 +184,13 @@ def _shape_penalties(
         return [Contribution("in_chat_followup", light if canon or goes_on or own or strongly else full)]
     # "does Tomás usually": the habit word is the person's, not the mark of a generic question.
     habits = {cue.rsplit(" ", 1)[-1] for cue in cues.get(_PERSON_HABIT, ())}
-    shapes = [name for name in _SHAPE_ORDER if name in reading.shapes and reading.shapes[name] not in habits]
+    # "the etsy vs shopify thing": a shape word inside the user's shorthand for a matter is part of its name.
+    named = {word for thing in cues.get(_TOPIC_THING, ()) for word in thing.split()}
+    shapes = [
+        name
+        for name in _SHAPE_ORDER
+        if name in reading.shapes and reading.shapes[name] not in habits and reading.shapes[name] not in named
+    ]
     if not shapes:
         return []
     weight = {name: penalty for name in shapes}
@@ -197,7 +222,8 @@ def _context_contributions(
     # In the fiction, a name, a story word or a recalled thing ("what currency do they use again") is
     # a question about the canon.
     recalled = any(family in reading.cues for family in _RECALLED)
-    if namespace is Namespace.AU and (reading.names or _STORY_FAMILY in reading.cues or recalled):
+    story = _STORY_FAMILY in reading.cues and not _only_generic_story(reading, rules)
+    if namespace is Namespace.AU and (reading.names or story or recalled):
         out.append(Contribution("au_canon_lookup", weights["au_canon_lookup"]))
     # "Corin's rank": a character's own detail is a continuity ask of its own.
     asks = [*reading.cues.get("canon_check", ()), *reading.cues.get("possessive_name", ())]

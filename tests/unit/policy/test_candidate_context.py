@@ -569,3 +569,24 @@ def test_korean_wh_questions_how_to_reminders_and_musings_are_not_memories(messa
 
 def test_a_korean_statement_ending_like_a_question_without_a_question_word_stays_a_statement() -> None:
     assert _decide("다음 달부터 배포는 금요일에 안 하기로 했어").should_create_candidate
+
+
+def test_a_first_line_asking_for_work_on_this_leads_the_pasted_lines() -> None:
+    pasted = "can you turn this into a markdown table\nplan | price\nsolo | 19\nteam | 29"
+
+    assert not should_auto_create_memory_candidate(pasted, namespace="real_life").should_create_candidate
+
+
+def test_a_first_line_that_is_the_users_own_statement_keeps_the_lines_after_it() -> None:
+    message = "new rule for the team wiki\nevery page gets an owner and a review date from now on"
+
+    assert should_auto_create_memory_candidate(message, namespace="real_life").should_create_candidate
+
+
+def test_a_korean_sentence_closed_by_a_comma_is_not_swallowed_by_the_request_after_it() -> None:
+    decision = should_auto_create_memory_candidate(
+        "참고로 나 채식주의자야, 밀프렙 아이디어에 고기 빼줘", namespace="real_life"
+    )
+
+    assert decision.should_create_candidate, decision.reason
+    assert decision.memory_type.value == "preference"

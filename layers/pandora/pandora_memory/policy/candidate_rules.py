@@ -95,6 +95,8 @@ class MoodRules:
     hearsay_words: frozenset[str]
     label_prefix: re.Pattern[str]
     request_openers: frozenset[str]
+    polite_openers: frozenset[str]
+    material_pointers: frozenset[str]
     request_endings: tuple[str, ...]
     question_endings: tuple[str, ...]
     korean_question_words: frozenset[str]
@@ -427,6 +429,8 @@ def candidate_rules() -> CandidateRules:
                 alternative for phrase in mood["request"] for alternative in phrase.split()[0].split("|")
             ),
             pasted_lead_max_words=int(mood["pasted_lead_max_words"]),
+            polite_openers=frozenset(mood["polite_openers"]),
+            material_pointers=frozenset(mood["material_pointers"]),
             request_endings=tuple(mood["request_endings"]),
             question_endings=tuple(mood["question_endings"]),
             korean_question_words=frozenset(mood["korean_question_words"]),

@@ -29,7 +29,9 @@ from pandora_memory.policy.text import unify_typography
 
 # Text is normalised first (single spaces, no blank lines), so plain separators are enough. Every
 # branch opens with a literal (the space after .!? is checked looking back), so the scan skips ahead.
-_SENTENCE_BREAK = re.compile(r" (?<=[.!?] )|\n| - |; ")
+# A comma after a Korean sentence ending closes a sentence ("참고로 나 채식주의자야, 고기 빼줘"); after a
+# connective ending ("바빠서,", "했는데,") the sentence goes on.
+_SENTENCE_BREAK = re.compile(r" (?<=[.!?] )|\n| - |; |(?<=[야요음함]), ")
 # Inside a clause ending in "?", the statement before the question ("we use X, can you...?").
 _SEGMENT_BREAK = re.compile(r", | but ")
 # Quoted or fenced material is pasted content (to rewrite, translate...), not the user's own statement.
@@ -95,25 +97,38 @@ def _unless_apostrophe(match: re.Match[str]) -> str:
     return match.group() if after_letter else _PLACEHOLDER
 
 
-def without_pasted(text: str, rules: CandidateRules) -> str:
-    """Keeps only the lead of "summarise this pls:\n<article>" or "translate to korean: <text>": what
-    follows a short request lead is the material to work on, not the user's own statement. A lead that
-    sets a standing rule ("from now on send parcels here: <address>") introduces the rule's content."""
-    colon = _PASTE_LEAD.search(text)
-    if colon is None:
-        return text
-    lead = text[: colon.start()]
+def _request_lead(lead: str, rules: CandidateRules) -> bool:
+    """A short lead that asks for work on material ("summarise this pls", "이 문장 고쳐줘"), past a polite
+    "can you" ("can you turn this into a markdown table"), and sets no standing rule."""
     words = lead.split()
     mood = rules.mood
     if not words or "\n" in lead or len(words) > mood.pasted_lead_max_words:
-        return text
+        return False
+    opening = next((word for word in words if word.lower() not in mood.polite_openers), "")
     # Korean puts the request verb last ("이 문장 고쳐줘: ...").
-    if words[0].lower() not in mood.request_openers and not words[-1].endswith(mood.request_endings):
-        return text
+    if opening.lower() not in mood.request_openers and not words[-1].endswith(mood.request_endings):
+        return False
     lowered = lead.lower()
-    if any(hit.cue.family == STANDING_SCOPE for hit in rules.phrases.match(tokenize(lowered), lowered)):
-        return text
-    return f"{lead}: {_PLACEHOLDER}"
+    return not any(
+        hit.cue.family == STANDING_SCOPE for hit in rules.phrases.match(tokenize(lowered), lowered)
+    )
+
+
+def without_pasted(text: str, rules: CandidateRules) -> str:
+    """Keeps only the lead of "summarise this pls:\n<article>" or "translate to korean: <text>": what
+    follows a short request lead is the material to work on, not the user's own statement. A lead that
+    sets a standing rule ("from now on send parcels here: <address>") introduces the rule's content.
+    A first line asking for work on "this" ("can you turn this into a table\n<rows>") leads the same way."""
+    colon = _PASTE_LEAD.search(text)
+    if colon is not None and _request_lead(text[: colon.start()], rules):
+        return f"{text[: colon.start()]}: {_PLACEHOLDER}"
+    line_end = text.find("\n")
+    if line_end > 0 and (colon is None or line_end < colon.start()):
+        lead = text[:line_end]
+        pointing = not rules.mood.material_pointers.isdisjoint(lead.lower().split())
+        if pointing and _request_lead(lead, rules):
+            return f"{lead}: {_PLACEHOLDER}"
+    return text
 
 
 def read_text(text: str | None, rules: CandidateRules) -> tuple[Clause, ...]:
@@ -122,7 +137,7 @@ def read_text(text: str | None, rules: CandidateRules) -> tuple[Clause, ...]:
     if not text:
         return ()
     normalised = normalise_keep_case(text[: rules.max_classified_chars])
-    if ":" in normalised:
+    if ":" in normalised or "\n" in normalised:
         normalised = without_pasted(normalised, rules)
     return read_clauses(without_quotes(normalised), rules)
 

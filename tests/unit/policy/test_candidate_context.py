@@ -590,3 +590,13 @@ def test_a_korean_sentence_closed_by_a_comma_is_not_swallowed_by_the_request_aft
 
     assert decision.should_create_candidate, decision.reason
     assert decision.memory_type.value == "preference"
+
+
+def test_rule_words_beside_a_strong_taste_are_the_tastes_not_the_canons() -> None:
+    taste = _decide("i'd rather you never give the smugglers new named ships without asking me first", "au")
+    canon = _decide("the smugglers never sail north of the reef, it's canon", "au")
+
+    assert taste.memory_type is MemoryType.PREFERENCE, taste.reason
+    assert "candidate.transfer.taste" in taste.rules
+    assert canon.memory_type is MemoryType.AU_CANON, canon.reason
+    assert "candidate.transfer.taste" not in canon.rules

@@ -176,6 +176,9 @@ class TransferRules:
     setting_kept_by: tuple[MemoryType, ...]
     config_rule_takes: tuple[MemoryType, ...]
     config_rule_setting_cues: frozenset[str]
+    taste_takes_at: float
+    taste_takes: tuple[MemoryType, ...]
+    taste_takes_cues: frozenset[str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -478,6 +481,9 @@ def candidate_rules() -> CandidateRules:
             setting_kept_by=_types(transfer["setting_kept_by"]),
             config_rule_takes=_types(transfer["config_rule_takes"]),
             config_rule_setting_cues=_cue_text_set(transfer["config_rule_setting_cues"]),
+            taste_takes_at=float(transfer["taste_takes_at"]),
+            taste_takes=_types(transfer["taste_takes"]),
+            taste_takes_cues=_cue_text_set(transfer["taste_takes_cues"]),
         ),
         sensitivity=SensitivityRules(
             private_shapes=frozenset(sens["private_shapes"]),

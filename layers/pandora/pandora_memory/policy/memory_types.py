@@ -43,6 +43,8 @@ RULE_SETTING_DECISION: Final = "candidate.transfer.setting_decision"
 SETTING_PREFIX: Final = "about the setting: "
 RULE_CONFIG_RULE: Final = "candidate.transfer.config_rule"
 CONFIG_RULE_PREFIX: Final = "setting kept: "
+RULE_TASTE: Final = "candidate.transfer.taste"
+TASTE_PREFIX: Final = "about the taste: "
 # Cue-name prefixes of transferred evidence, and the rule each one cites.
 TRANSFER_RULES: Final = (
     (CONFIG_KEY_PREFIX, RULE_CONFIG_KEY),
@@ -51,6 +53,7 @@ TRANSFER_RULES: Final = (
     (BUSINESS_PREFIX, RULE_BUSINESS_DECISION),
     (SETTING_PREFIX, RULE_SETTING_DECISION),
     (CONFIG_RULE_PREFIX, RULE_CONFIG_RULE),
+    (TASTE_PREFIX, RULE_TASTE),
 )
 _FAMILY_TO_TYPE: Final = {type_family(t): t for t in RULE_ID_BY_TYPE}
 _RULE_FAMILIES: Final = frozenset((COMMITMENT, CONFIG_RULE))
@@ -219,6 +222,7 @@ def _transfer_topics(
             # With no relationship cue, a plan made with a person is kept by any cue of another topic.
             kept_at=transfer.relationship_takes_at if strong else 0.0,
         )
+    _taste_transfer(evidence, transfer)
     # A setting or the business, named by one strong cue, takes the turn's generic decision wording.
     strong_topics = (
         (
@@ -239,6 +243,21 @@ def _transfer_topics(
     for topic, takes_at, takes, kept_by, prefix in strong_topics:
         if _holds(evidence, topic, takes_at):
             _topic_transfer(evidence, topic, takes, generic, prefix, kept_by=kept_by, kept_at=takes_at)
+
+
+def _taste_transfer(evidence: TypeEvidence, transfer: TransferRules) -> None:
+    """A turn with a strong preference cue: its standing-rule words are the taste's ("i'd rather you
+    never invent named characters", "always use the Irish spellings"). They move: in the fiction they
+    no longer also count for its canon."""
+    if not _holds(evidence, MemoryType.PREFERENCE, transfer.taste_takes_at):
+        return
+    cues = transfer.taste_takes_cues
+    _topic_transfer(evidence, MemoryType.PREFERENCE, transfer.taste_takes, cues, TASTE_PREFIX)
+    for memory_type in transfer.taste_takes:
+        found = evidence.cue_weights.get(memory_type)
+        if found:
+            for cue in cues.intersection(found):
+                del found[cue]
 
 
 def score(

@@ -600,3 +600,16 @@ def test_rule_words_beside_a_strong_taste_are_the_tastes_not_the_canons() -> Non
     assert "candidate.transfer.taste" in taste.rules
     assert canon.memory_type is MemoryType.AU_CANON, canon.reason
     assert "candidate.transfer.taste" not in canon.rules
+
+
+def test_thanks_for_an_answer_that_proposed_nothing_accepts_nothing() -> None:
+    answer = "The capital of Australia is Canberra, not Sydney."
+    offer = "Want me to keep your client emails under 120 words from now on?"
+
+    thanked = should_auto_create_memory_candidate("perfect, thanks", answer, namespace="real_life")
+    accepted = should_auto_create_memory_candidate("perfect, thanks", offer, namespace="real_life")
+
+    assert not thanked.should_create_candidate, thanked.reason
+    assert "candidate.assistant.thanked" in thanked.rules
+    assert accepted.should_create_candidate, accepted.reason
+    assert accepted.memory_type is MemoryType.PREFERENCE

@@ -25,6 +25,7 @@ UNCERTAINTY = "uncertainty"
 ACCEPTANCE = "acceptance"
 REJECTION = "rejection"
 CHOICE = "choice"
+GRATITUDE = "gratitude"
 CONFIG_RULE = "config_rule"
 CONFIRMATION = "confirmation"
 ASSISTANT_OFFER = "assistant_offer"
@@ -384,6 +385,7 @@ def candidate_rules() -> CandidateRules:
         (ACCEPTANCE, durability["acceptance"]),
         (REJECTION, durability["rejection"]),
         (CHOICE, durability["choice"]),
+        (GRATITUDE, durability["gratitude"]),
         (CONFIG_RULE, transfer["config_rule_cues"]),
         (CONFIRMATION, durability["confirmation"]),
         (ASSISTANT_OFFER, durability["assistant_offer"]),

@@ -12,7 +12,9 @@ from dataclasses import dataclass, field
 from pandora_memory.namespaces import Namespace
 from pandora_memory.policy import durability, memory_types, statement
 from pandora_memory.policy.candidate_rules import (
+    ASSISTANT_OFFER,
     CHOICE,
+    GRATITUDE,
     PERSON_IMPLIED,
     SENSITIVITY_FAMILIES,
     CandidateRules,
@@ -30,6 +32,7 @@ RULE_ASSISTANT_CONFIRMED = "candidate.assistant.confirmed"
 RULE_ASSISTANT_IGNORED = "candidate.assistant.ignored"
 RULE_FALLBACK_TYPE = "candidate.type.fallback"
 RULE_CHOSEN = "candidate.assistant.chosen"
+RULE_THANKED = "candidate.assistant.thanked"
 _PRIVATE = SENSITIVITY_FAMILIES["private"]
 
 
@@ -161,6 +164,11 @@ def _gather(
     # A "yes" answers the whole reply, offers included ("want me to track your card spending?"): what
     # the memory is about, for its people and sensitivity, even where the offer adds no type evidence.
     affirmed = tuple(reply) if verdict.accepts_proposal else proposals
+    if accepting and GRATITUDE in user_hits and not _proposes(reply, rules):
+        accepting = False
+        reading.cite(RULE_THANKED, note="thanks for an answer that proposed nothing")
+        if not has_signal:
+            return gathered
     accepted = durability.proposal_clauses(reply, standing_offers=True) if accepting else ()
     if verdict.picks_option:
         # "B" after "(A) ..., or (B) ...? Which one?": the options are the choice, not the asking.
@@ -190,6 +198,17 @@ def _gather(
             gathered.bonus += rules.confirmation_bonus
             reading.cite(RULE_ASSISTANT_CONFIRMED, confirmed, f"assistant confirmed ({quoted(confirmed)})")
     return gathered
+
+
+def _proposes(reply: Sequence[Clause], rules: CandidateRules) -> bool:
+    """The reply offers something to accept: a question to the user, an idea, an offer, a proposal's words."""
+    return any(
+        clause.mood in (Mood.QUESTION, Mood.HYPOTHETICAL)
+        or clause.lowered.endswith("?")
+        or any(hit.cue.family == ASSISTANT_OFFER for hit in clause.hits)
+        or rules.proposal_words.search(clause.lowered)
+        for clause in reply
+    )
 
 
 def _add_scaled(into: TypeEvidence, extra: TypeEvidence, factor: float, only_known: str = "") -> None:

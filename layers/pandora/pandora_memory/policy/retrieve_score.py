@@ -129,21 +129,23 @@ def _story_item(reading: MessageReading, rules: RetrieveRules) -> str | None:
     return None
 
 
+def _under_an_indefinite(words: list[str], position: int, rules: RetrieveRules) -> bool:
+    """The nearest opener up to three words back is indefinite: "a fantasy novel chapter"."""
+    for back in range(position - 1, max(-1, position - 4), -1):
+        if words[back] in rules.story_determiners:
+            return False
+        if words[back] in rules.generic_story_openers:
+            return True
+    return False
+
+
 def _only_generic_story(reading: MessageReading, rules: RetrieveRules) -> bool:
-    """Every story word of the message is under an indefinite word ("a fantasy novel chapter")."""
-    words = reading.words
+    """Every story word of the message is under an indefinite: the craft, not the user's canon. A phrase
+    cue ("magic system") is not placed word by word, so it is never judged generic."""
     for cue in reading.cues.get(_STORY_FAMILY, ()):
         places = reading.places.of(cue)
-        if not places:
-            return False  # a phrase cue ("magic system"): not placed word by word, so not judged
-        for position in places:
-            back = position - 1
-            while back >= max(0, position - 3) and words[back] not in rules.story_determiners:
-                if words[back] in rules.generic_story_openers:
-                    break
-                back -= 1
-            if back < max(0, position - 3) or words[back] not in rules.generic_story_openers:
-                return False
+        if not places or not all(_under_an_indefinite(reading.words, at, rules) for at in places):
+            return False
     return True
 
 

@@ -141,6 +141,8 @@ def _opens_with_world_subject(tokens: Sequence[str], rules: CandidateRules) -> b
     if not tokens:
         return False
     first = tokens[0]
+    if first.isascii() and len(tokens) > 2 and tokens[1] in au.world_subject_korean_particles:
+        return True  # "MUNI는 ch.5에서 각성함": a name in Latin letters, then the Korean topic particle
     if first.isascii():
         return len(tokens) >= au.world_subject_min_words and first in au.world_subject_openers
     return (

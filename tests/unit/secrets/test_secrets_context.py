@@ -13,6 +13,8 @@ STATED = [
     ("the wifi password is Tq>w8pLx2", "Tq>w8pLx2"),
     ("guest password: Vm<4rKq9z", "Vm<4rKq9z"),
     ("mysql://app:P4ss~w0rd?x>@db/app", "P4ss~w0rd?x>"),
+    ("MATCH_PASSWORD는 Qe7^tvLmZ2pw 그대로야", "Qe7^tvLmZ2pw"),
+    ("사무실 와이파이 비번 바뀜 ㅋㅋ 이제 Rw4kTzq8Lm 임", "Rw4kTzq8Lm"),
     ("<p>password: <code>hunter22</code></p>", "hunter22"),
     ("my password is 834333", "834333"),
     ("my shop login is the usual email and qTr8Lw2ZpVx6Nk*4 if you need it", "qTr8Lw2ZpVx6Nk*4"),
@@ -221,6 +223,8 @@ def test_seed_phrase_is_redacted_whole(text: str) -> None:
 
 
 HARD_NEGATIVES = [
+    "DB_PASSWORD는 환경변수로 넣었어",
+    "API_TOKEN이 만료됐어, 재발급 필요",
     "PASSWORD=<your password>",
     "api_key: <paste it here> then run make deploy",
     "send the 2024 report to ana@example.org / or ping me on slack",

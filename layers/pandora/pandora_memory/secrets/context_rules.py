@@ -185,7 +185,9 @@ _CJK_TELLS = LazyPattern(
 _KOREAN_CHANGE_ADVERBS = "새로|이제|다시|방금|새로운|새거|새 거|바뀐|변경된"
 _KOREAN_NEW_VALUE = LazyPattern(
     r"[은는을를]?[ \t]+(?:"
-    rf"(?:바꿨|바꿈|바꿔|변경했|변경함|변경)[가-힣]{{0,3}}[.!~]*[ \t]+(?:(?:{_KOREAN_CHANGE_ADVERBS})[ \t]+)?"
+    rf"(?:바꿨|바꿈|바꿔|바뀜|바뀌었|바뀌|변경했|변경함|변경됨|변경)[가-힣]{{0,3}}[.!~]*[ \t]+"
+    # "비번 바뀜 ㅋㅋ 이제 X": laughter or a sigh between the change and the new value.
+    rf"(?:[ㅋㅎㅠㅜ]+[ \t]+)?(?:(?:{_KOREAN_CHANGE_ADVERBS})[ \t]+)?"
     rf"|(?:{_KOREAN_CHANGE_ADVERBS})(?:[ \t]*[은는])?[ \t]+)" + _PROSE_VALUE
 )
 # "my password:\nhunter2" / "token:\n```\nabc...\n```": the value alone on the next line.
@@ -508,6 +510,15 @@ def _forward_matches(text: str, head: Head) -> list[tuple[re.Match[str], str]]:
         if assignment is not None and _name_is_secret(text, head, assignment.group("rest")):
             found.append((assignment, ASSIGNED))
     if head.in_identifier or head.family == "auth":
+        # "MATCH_PASSWORD는 X": a Korean topic particle glued to the name states its value, as "is" would.
+        if (
+            head.in_identifier
+            and GLUED_SCRIPT.match(text[head.end : head.end + 1])
+            and _name_is_secret(text, head, "")
+        ):
+            particle = _CJK_PARTICLE.match(text, head.end)
+            if particle is not None:
+                found.append((particle, STATED if particle.group("particle") else BARE))
         return found
     # "user bob pass X": a password label after a user name states its value as "is" would.
     labelled = head.word in PASSWORD_LABELS and _after_user_label(text, head)

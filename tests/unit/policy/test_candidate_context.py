@@ -613,3 +613,17 @@ def test_thanks_for_an_answer_that_proposed_nothing_accepts_nothing() -> None:
     assert "candidate.assistant.thanked" in thanked.rules
     assert accepted.should_create_candidate, accepted.reason
     assert accepted.memory_type is MemoryType.PREFERENCE
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "What if the lighthouse burned down in the prologue? Just a thought, not decided.",
+        "Give me three names for the ferry captain. Nothing's decided yet.",
+    ],
+)
+def test_a_capital_that_only_opens_a_sentence_and_the_words_of_a_doubt_state_no_canon(message: str) -> None:
+    decision = _decide(message, "au")
+
+    assert not decision.should_create_candidate, decision.reason
+    assert "character subject" not in decision.reason

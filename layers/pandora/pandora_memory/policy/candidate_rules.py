@@ -147,6 +147,7 @@ class PeopleRules:
 @dataclass(frozen=True, slots=True)
 class AuRules:
     character_subject_weight: float
+    not_character_openers: frozenset[str]  # lower-cased common words that open sentences
     world_subject_openers: frozenset[str]
     world_subject_min_words: int
     world_subject_korean_particles: tuple[str, ...]
@@ -457,6 +458,9 @@ def candidate_rules() -> CandidateRules:
         people=_people_rules(people),
         au=AuRules(
             character_subject_weight=weights[au_table["character_subject_tier"]],
+            # "Just a thought", "No, I'm only wondering": a capital that only opens the sentence. The
+            # common openers are the ones the retrieve policy's name reader already skips.
+            not_character_openers=frozenset(section("retrieve")["names"]["sentence_starters"]),
             world_subject_openers=frozenset(au_table["world_subject_openers"]),
             world_subject_min_words=int(au_table["world_subject_min_words"]),
             world_subject_korean_particles=tuple(au_table["world_subject_korean_particles"]),

@@ -19,6 +19,7 @@ from pandora_memory.policy.candidate_rules import (
     RECALL,
     REQUEST,
     STANDING_SCOPE,
+    UNCERTAINTY,
     CandidateRules,
     MoodRules,
 )
@@ -178,7 +179,9 @@ def read_clause(text: str, rules: CandidateRules, *, ends_question: bool | None 
         if _only_reported(tokens, hits, rules.mood):
             mood = Mood.REPORTED
         else:
-            hits = _without_hearsay_words(hits)
+            hits = _without_words_of(hits, HEARSAY)
+    if any(hit.cue.family == UNCERTAINTY for hit in hits):
+        hits = _without_words_of(hits, UNCERTAINTY)
     shapes = token_shapes(text, lowered, tokens, rules.shapes.top_level_domains)
     return Clause(text, lowered, tuple(tokens), hits, mood, shapes, label)
 
@@ -273,13 +276,14 @@ def _mood(tokens: list[str], start: int, hits: tuple[Hit, ...], asks: bool, mood
     return Mood.STATEMENT
 
 
-def _without_hearsay_words(hits: tuple[Hit, ...]) -> tuple[Hit, ...]:
-    """The hearsay words themselves ("I read that...") say nothing about the adopted statement."""
-    spans = [(hit.token_start, hit.token_end) for hit in hits if hit.cue.family == HEARSAY]
+def _without_words_of(hits: tuple[Hit, ...], family: str) -> tuple[Hit, ...]:
+    """The words of a hearsay or an uncertainty cue ("I read that...", "not decided yet") say nothing
+    about what kind of memory the clause holds: other cues inside them are dropped."""
+    spans = [(hit.token_start, hit.token_end) for hit in hits if hit.cue.family == family]
     return tuple(
         hit
         for hit in hits
-        if hit.cue.family == HEARSAY
+        if hit.cue.family == family
         or not any(start <= hit.token_start and hit.token_end <= end for start, end in spans)
     )
 

@@ -121,7 +121,7 @@ def collect(clauses: Sequence[Clause], namespace: Namespace, rules: CandidateRul
         if labelled is not None:
             evidence.add(labelled, f"{clause.label}:", shapes.label_weight)
         if namespace is Namespace.AU:
-            if opens_with_character(clause.text, rules.people.not_names):
+            if opens_with_character(clause.text, rules.people.not_names, rules.au.not_character_openers):
                 evidence.add(MemoryType.AU_CANON, "character subject", rules.au.character_subject_weight)
             elif _opens_with_world_subject(clause.tokens, rules):
                 evidence.add(MemoryType.AU_CANON, "world subject", rules.au.character_subject_weight)

@@ -78,7 +78,11 @@ def token_shapes(
     return frozenset(found) if found else _NO_SHAPES
 
 
-def opens_with_character(text: str, not_names: frozenset[str]) -> bool:
-    """ "Riven touches...", "the Tidewardens never...": a capitalised subject opens the clause."""
+def opens_with_character(text: str, not_names: frozenset[str], common_openers: frozenset[str]) -> bool:
+    """ "Riven touches...", "the Tidewardens never...": a capitalised subject opens the clause; a common
+    word capitalised only because it opens the sentence ("Just a thought", "Give me...") does not."""
     opening = _CHARACTER_OPENING.match(text)
-    return opening is not None and opening.group(1).split("'")[0] not in not_names
+    if opening is None:
+        return False
+    word = opening.group(1).split("'")[0]
+    return word not in not_names and word.lower() not in common_openers

@@ -32,7 +32,7 @@ from pandora_memory.policy.text import unify_typography
 # branch opens with a literal (the space after .!? is checked looking back), so the scan skips ahead.
 # A comma after a Korean sentence ending closes a sentence ("참고로 나 채식주의자야, 고기 빼줘"); after a
 # connective ending ("바빠서,", "했는데,") the sentence goes on.
-_SENTENCE_BREAK = re.compile(r" (?<=[.!?] )|\n| - |; |(?<=[야요음함]), ")
+_SENTENCE_BREAK = re.compile(r" (?<=[.!?] )|\n| - |; |, (?<=[야요음함], )")
 # Inside a clause ending in "?", the statement before the question ("we use X, can you...?").
 _SEGMENT_BREAK = re.compile(r", | but ")
 # Quoted or fenced material is pasted content (to rewrite, translate...), not the user's own statement.

@@ -627,3 +627,12 @@ def test_a_capital_that_only_opens_a_sentence_and_the_words_of_a_doubt_state_no_
 
     assert not decision.should_create_candidate, decision.reason
     assert "character subject" not in decision.reason
+
+
+def test_a_lower_case_name_before_said_is_a_person_but_the_docs_are_not() -> None:
+    person = _decide("ilse said the deposit comes back in march, i'm holding her to it")
+    docs = _decide("the readme says node 20 is pinned for the api, keeping it that way")
+
+    assert person.requires_review, person.reason
+    assert "named person" in person.reason
+    assert "named person" not in docs.reason

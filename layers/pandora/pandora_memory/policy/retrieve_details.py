@@ -25,8 +25,9 @@ _ASCII_DIGITS = "0123456789"
 _CAPITALISED = re.compile(rf"[A-ZÀ-ÖØ-Þ](?<![^\W_].)[a-zß-öø-ÿ]+(?![^\W{CJK_LETTERS}])")
 _SENTENCE_END = ".!?:;"
 _SENTENCE_MARK = re.compile(r"[.!?\n]")
-# "would Kael ...": asking what a character would do, like "would he" among the canon checks.
-_IN_CHARACTER = frozenset(("would", "wouldn"))
+# "would Kael ...", "should Wren be...": asking what a character would do or be, like "would he" among the
+# canon checks.
+_IN_CHARACTER = frozenset(("would", "wouldn", "should", "shouldn", "could", "couldn"))
 
 
 def _holds_digit(text: str) -> bool:

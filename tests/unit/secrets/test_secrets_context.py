@@ -14,6 +14,9 @@ STATED = [
     ("guest password: Vm<4rKq9z", "Vm<4rKq9z"),
     ("mysql://app:P4ss~w0rd?x>@db/app", "P4ss~w0rd?x>"),
     ("MATCH_PASSWORD는 Qe7^tvLmZ2pw 그대로야", "Qe7^tvLmZ2pw"),
+    ("the wifi password at the cabin, its been Lantern8821?kq for ages", "Lantern8821?kq"),
+    ("saved the maps api key as MAPS_KEY, it's 9C41F0A7D2E36B58C1A9F04E7D3B", "9C41F0A7D2E36B58C1A9F04E7D3B"),
+    ("handed him the card and the PIN (7406) for the deposit", "7406"),
     ("사무실 와이파이 비번 바뀜 ㅋㅋ 이제 Rw4kTzq8Lm 임", "Rw4kTzq8Lm"),
     ("<p>password: <code>hunter22</code></p>", "hunter22"),
     ("my password is 834333", "834333"),
@@ -223,6 +226,10 @@ def test_seed_phrase_is_redacted_whole(text: str) -> None:
 
 
 HARD_NEGATIVES = [
+    "the password for the router, it is on the sticker",
+    "my api key, its in 1password now",
+    "API key (optional) goes in the header",
+    "the PIN (4 digits) is on the back of the card",
     "DB_PASSWORD는 환경변수로 넣었어",
     "API_TOKEN이 만료됐어, 재발급 필요",
     "PASSWORD=<your password>",

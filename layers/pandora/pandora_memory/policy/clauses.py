@@ -30,9 +30,9 @@ from pandora_memory.policy.text import unify_typography
 
 # Text is normalised first (single spaces, no blank lines), so plain separators are enough. Every
 # branch opens with a literal (the space after .!? is checked looking back), so the scan skips ahead.
-# A comma after a Korean sentence ending closes a sentence ("참고로 나 채식주의자야, 고기 빼줘"); after a
-# connective ending ("바빠서,", "했는데,") the sentence goes on.
-_SENTENCE_BREAK = re.compile(r" (?<=[.!?] )|\n| - |; |, (?<=[야요음함], )")
+# A comma after a Korean sentence ending closes a sentence ("참고로 나 채식주의자야, 고기 빼줘", "추천해줘,
+# 바다 느낌으로"); after a connective ending ("바빠서,", "했는데,") the sentence goes on.
+_SENTENCE_BREAK = re.compile(r" (?<=[.!?] )|\n| - |; |, (?<=[야요음함줘], )")
 # Inside a clause ending in "?", the statement before the question ("we use X, can you...?").
 _SEGMENT_BREAK = re.compile(r", | but ")
 # Quoted or fenced material is pasted content (to rewrite, translate...), not the user's own statement.
@@ -271,9 +271,21 @@ def _mood(tokens: list[str], start: int, hits: tuple[Hit, ...], asks: bool, mood
     if asks or _opens_question(tokens, start, mood):
         sets_a_rule = standing and not _asks_about_the_world(tokens, start, mood)
         return Mood.STATEMENT if sets_a_rule else Mood.QUESTION
-    if REQUEST in families or (tokens and tokens[-1].endswith(mood.request_endings)):
+    if REQUEST in families or _ends_with(tokens, mood.request_endings):
         return Mood.STATEMENT if standing else Mood.REQUEST
     return Mood.STATEMENT
+
+
+# Korean laughter and tears (ㅋㅋ, ㅎㅎ, ㅠㅠ), as typed and as NFKC normalisation spells the same jamo.
+_LAUGHTER = frozenset("ㅋㅎㅠㅜ" + unicodedata.normalize("NFKC", "ㅋㅎㅠㅜ"))
+
+
+def _ends_with(tokens: list[str], endings: tuple[str, ...]) -> bool:
+    """The clause's last word, past laughter ("농담 하나 해줘 ㅋㅋ"), ends in one of `endings`."""
+    for token in reversed(tokens):
+        if not _LAUGHTER.issuperset(token):
+            return token.endswith(endings)
+    return False
 
 
 def _without_words_of(hits: tuple[Hit, ...], family: str) -> tuple[Hit, ...]:

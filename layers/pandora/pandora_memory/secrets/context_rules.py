@@ -191,6 +191,15 @@ _KOREAN_NEW_VALUE = LazyPattern(
     rf"|(?:{_KOREAN_CHANGE_ADVERBS})(?:[ \t]*[은는])?[ \t]+)" + _PROSE_VALUE
 )
 # "my password:\nhunter2" / "token:\n```\nabc...\n```": the value alone on the next line.
+# "the wifi password at flat 1, its been X for years", "saved as STEAM_KEY, it's X": a few words about the
+# credential, a comma, then "it's" and the value.
+_COMMA_ITS = LazyPattern(
+    r"(?:[ \t]+[^\s:=,;!?.]+){0,6}?[ \t]*,[ \t]*"
+    r"(?:it's been|its been|it’s been|it has been|it's|it’s|its|it is)[ \t]+" + _PROSE_VALUE,
+    re.IGNORECASE,
+)
+# "the PIN (5813)": the value in brackets right after the noun.
+_BRACKETED = LazyPattern(r"[ \t]*\((?P<value>[^()\s]{3,64})\)")
 _NEXT_LINE = LazyPattern(
     r"[ \t]*[:=：][ \t]*\r?\n(?:[ \t]*```[\w-]*\r?\n)?[ \t]*(?P<value>\S{4,256})[ \t]*(?:\r?\n|$)"
 )
@@ -502,6 +511,10 @@ def _forward_matches(text: str, head: Head) -> list[tuple[re.Match[str], str]]:
         if pair and head.family == "network" and acceptable("password", _value_span(pair[0][0])[2], BARE):
             return pair  # "wifi: HomeNet / Kettle99": the network's name, then its password
         found.extend(pair)
+    for pattern in (_COMMA_ITS, _BRACKETED):
+        stated = pattern.match(text, head.end)
+        if stated is not None:
+            found.append((stated, STATED))
     if head.latin and text[head.end : head.end + 1] == " " and _ordinary_word_follows(text, head.end):
         found.extend(_later_colon(text, head))
         return found

@@ -636,3 +636,13 @@ def test_a_lower_case_name_before_said_is_a_person_but_the_docs_are_not() -> Non
     assert person.requires_review, person.reason
     assert "named person" in person.reason
     assert "named person" not in docs.reason
+
+
+def test_what_is_owed_in_a_strained_relationship_is_the_relationships_not_a_promised_deliverable() -> None:
+    strained = _decide(
+        "Oksana and I still aren't really talking since the budget argument, I need to text her before monday"
+    )
+    deliverable = _decide("promised Oksana the revised floor plan by sunday, still owe her")
+
+    assert strained.memory_type is MemoryType.RELATIONSHIP_LOOP, strained.reason
+    assert deliverable.memory_type is MemoryType.OPEN_LOOP, deliverable.reason

@@ -170,6 +170,7 @@ class TransferRules:
     relationship_takes_at: float
     relationship_takes: tuple[MemoryType, ...]
     relationship_kept_by: tuple[MemoryType, ...]
+    relationship_state_cues: frozenset[str]
     business_takes_at: float
     business_takes: tuple[MemoryType, ...]
     business_kept_by: tuple[MemoryType, ...]
@@ -479,6 +480,7 @@ def candidate_rules() -> CandidateRules:
             relationship_takes=_types(transfer["relationship_takes"]),
             generic_decision_cues=_cue_text_set(transfer["generic_decision_cues"]),
             relationship_kept_by=_types(transfer["relationship_kept_by"]),
+            relationship_state_cues=_cue_text_set(transfer["relationship_state_cues"]),
             business_takes_at=float(transfer["business_takes_at"]),
             business_takes=_types(transfer["business_takes"]),
             business_kept_by=_types(transfer["business_kept_by"]),

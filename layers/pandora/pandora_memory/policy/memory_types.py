@@ -224,6 +224,8 @@ def _transfer_topics(
             # With no relationship cue, a plan made with a person is kept by any cue of another topic.
             kept_at=transfer.relationship_takes_at if strong else 0.0,
         )
+    if has_person:
+        _relationship_state_transfer(evidence, transfer)
     _taste_transfer(evidence, transfer)
     # A setting or the business, named by one strong cue, takes the turn's generic decision wording.
     strong_topics = (
@@ -245,6 +247,19 @@ def _transfer_topics(
     for topic, takes_at, takes, kept_by, prefix in strong_topics:
         if _holds(evidence, topic, takes_at):
             _topic_transfer(evidence, topic, takes, generic, prefix, kept_by=kept_by, kept_at=takes_at)
+
+
+def _relationship_state_transfer(evidence: TypeEvidence, transfer: TransferRules) -> None:
+    """A turn about a strained relationship with someone named ("Priyanka and I still aren't talking
+    since the argument"): what the user still has to do ("I need to message her before friday") is the
+    relationship's loop, so its open-loop cues count for the relationship too."""
+    loops = evidence.cue_weights.get(MemoryType.OPEN_LOOP)
+    state = evidence.cue_weights.get(MemoryType.RELATIONSHIP_LOOP)
+    if loops and state and not transfer.relationship_state_cues.isdisjoint(state):
+        relationship = MemoryType.RELATIONSHIP_LOOP
+        _topic_transfer(
+            evidence, relationship, (MemoryType.OPEN_LOOP,), frozenset(loops), RELATIONSHIP_PREFIX
+        )
 
 
 def _taste_transfer(evidence: TypeEvidence, transfer: TransferRules) -> None:

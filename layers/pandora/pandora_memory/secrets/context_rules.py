@@ -190,7 +190,6 @@ _KOREAN_NEW_VALUE = LazyPattern(
     rf"(?:[ㅋㅎㅠㅜ]+[ \t]+)?(?:(?:{_KOREAN_CHANGE_ADVERBS})[ \t]+)?"
     rf"|(?:{_KOREAN_CHANGE_ADVERBS})(?:[ \t]*[은는])?[ \t]+)" + _PROSE_VALUE
 )
-# "my password:\nhunter2" / "token:\n```\nabc...\n```": the value alone on the next line.
 # "the wifi password at flat 1, its been X for years", "saved as STEAM_KEY, it's X": a few words about the
 # credential, a comma, then "it's" and the value.
 _COMMA_ITS = LazyPattern(
@@ -200,6 +199,7 @@ _COMMA_ITS = LazyPattern(
 )
 # "the PIN (5813)": the value in brackets right after the noun.
 _BRACKETED = LazyPattern(r"[ \t]*\((?P<value>[^()\s]{3,64})\)")
+# "my password:\nhunter2" / "token:\n```\nabc...\n```": the value alone on the next line.
 _NEXT_LINE = LazyPattern(
     r"[ \t]*[:=：][ \t]*\r?\n(?:[ \t]*```[\w-]*\r?\n)?[ \t]*(?P<value>\S{4,256})[ \t]*(?:\r?\n|$)"
 )

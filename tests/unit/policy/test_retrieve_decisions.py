@@ -546,3 +546,18 @@ def test_a_definite_story_word_is_still_a_canon_lookup() -> None:
     decision = should_auto_retrieve_memory("how long was the chapter where Wren leaves?", namespace="au")
 
     assert "au_canon_lookup" in decision.reason
+
+
+@pytest.mark.parametrize("message", ["use the old palette instead", "does this break the launch plan"])
+def test_a_short_follow_up_on_a_definite_thing_while_a_task_is_under_way_retrieves(message: str) -> None:
+    decision = should_auto_retrieve_memory(message, namespace="real_life", current_task="checkout redesign")
+
+    assert decision.should_retrieve, decision.reason
+    assert "task_followup" in decision.reason
+
+
+@pytest.mark.parametrize("message", ["what's the vat rate in the uk", "affect or effect: this will ___ us"])
+def test_a_short_question_of_its_own_during_a_task_is_no_follow_up(message: str) -> None:
+    decision = should_auto_retrieve_memory(message, namespace="real_life", current_task="checkout redesign")
+
+    assert "task_followup" not in decision.reason, decision.reason

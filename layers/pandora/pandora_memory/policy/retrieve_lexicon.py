@@ -254,6 +254,8 @@ class RetrieveRules:
     generic_story_openers: frozenset[str]
     either_or: re.Pattern[str]  # a choice between two answers, searched in the au namespace only
     task_stopwords: frozenset[str]
+    task_followup_max_words: int
+    task_followup_not_words: frozenset[str]
     ongoing_conversation_types: frozenset[str]
     casual_conversation_types: frozenset[str]
     conversation_type_weight: float
@@ -350,6 +352,8 @@ def retrieve_rules() -> RetrieveRules:
         not_topic_words=_words(context["not_topic_words"]),
         either_or=re.compile("|".join(f"(?:{pattern})" for pattern in context["either_or"])),
         task_stopwords=_words(context["task_stopwords"]),
+        task_followup_max_words=int(context["task_followup_max_words"]),
+        task_followup_not_words=_words(context["task_followup_not_words"]),
         ongoing_conversation_types=_words(context["ongoing_conversation_types"]),
         casual_conversation_types=_words(context["casual_conversation_types"]),
         conversation_type_weight=float(context["conversation_type_weight"]),

@@ -209,6 +209,18 @@ def _shape_penalties(
     return [Contribution(worst, weight[worst], tuple(reading.shapes[s] for s in shapes))]
 
 
+def _follows_up_the_task(reading: MessageReading, rules: RetrieveRules) -> bool:
+    """ "revert to the old one" while a task is under way: short, pointing at a definite thing, no question
+    word or choice of its own."""
+    words = reading.wordset
+    return (
+        reading.word_count <= rules.task_followup_max_words
+        and not reading.all_casual
+        and not rules.definite_words.isdisjoint(words)
+        and rules.task_followup_not_words.isdisjoint(words)
+    )
+
+
 def _task_words(current_task: str, rules: RetrieveRules) -> set[str]:
     return {w for w in split_words(current_task.lower()) if len(w) > 2 and w not in rules.task_stopwords}
 
@@ -285,6 +297,10 @@ def contributions(
             return fired
     read_details(reading, rules)
     fired = collect()
+    # Only a message that would not retrieve on its own: a short follow-up on the task under way.
+    below = sum(c.weight for c in fired) < rules.threshold
+    if below and current_task and current_task.strip() and _follows_up_the_task(reading, rules):
+        fired.append(Contribution("task_followup", rules.weights["task_followup"]))
     if rules.threshold <= sum(c.weight for c in fired) < certain:
         read_shapes(reading, rules)
         fired.extend(_shape_penalties(reading, rules, namespace))

@@ -115,28 +115,31 @@ def _opens_on_news(reading: MessageReading, rules: RetrieveRules) -> bool:
     return False
 
 
+def _opener(words: list[str], position: int, determiners: frozenset[str], indefinites: frozenset[str]) -> int:
+    """Where the nearest determiner or indefinite word stands, up to three words before `position`; -1
+    when there is none."""
+    for back in range(position - 1, max(-1, position - 4), -1):
+        if words[back] in determiners or words[back] in indefinites:
+            return back
+    return -1
+
+
 def _story_item(reading: MessageReading, rules: RetrieveRules) -> str | None:
     """A story word the message points at as a known item: "the prophecy", "that tavern scene".
     Looks back up to three words for a determiner; an indefinite word ("a scene") stops it."""
-    words = reading.words
+    words, determiners = reading.words, rules.story_determiners
     for cue in reading.cues.get(_STORY_FAMILY, ()):
         for position in reading.places.of(cue):
-            for back in range(position - 1, max(-1, position - 4), -1):
-                if words[back] in rules.story_determiners:
-                    return " ".join(words[back : position + 1])
-                if words[back] in rules.story_indefinites:
-                    break
+            back = _opener(words, position, determiners, rules.story_indefinites)
+            if back >= 0 and words[back] in determiners:
+                return " ".join(words[back : position + 1])
     return None
 
 
 def _under_an_indefinite(words: list[str], position: int, rules: RetrieveRules) -> bool:
     """The nearest opener up to three words back is indefinite: "a fantasy novel chapter"."""
-    for back in range(position - 1, max(-1, position - 4), -1):
-        if words[back] in rules.story_determiners:
-            return False
-        if words[back] in rules.generic_story_openers:
-            return True
-    return False
+    back = _opener(words, position, rules.story_determiners, rules.generic_story_openers)
+    return back >= 0 and words[back] not in rules.story_determiners
 
 
 def _only_generic_story(reading: MessageReading, rules: RetrieveRules) -> bool:
@@ -297,11 +300,14 @@ def contributions(
             return fired
     read_details(reading, rules)
     fired = collect()
+    score = sum(c.weight for c in fired)
     # Only a message that would not retrieve on its own: a short follow-up on the task under way.
-    below = sum(c.weight for c in fired) < rules.threshold
-    if below and current_task and current_task.strip() and _follows_up_the_task(reading, rules):
-        fired.append(Contribution("task_followup", rules.weights["task_followup"]))
-    if rules.threshold <= sum(c.weight for c in fired) < certain:
+    tasked = bool(current_task and current_task.strip())
+    if score < rules.threshold and tasked and _follows_up_the_task(reading, rules):
+        followup = Contribution("task_followup", rules.weights["task_followup"])
+        fired.append(followup)
+        score += followup.weight
+    if rules.threshold <= score < certain:
         read_shapes(reading, rules)
         fired.extend(_shape_penalties(reading, rules, namespace))
     return fired

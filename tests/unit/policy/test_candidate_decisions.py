@@ -34,6 +34,18 @@ from pandora_memory.policy.rules import policy_version
         ("a former client is threatening to sue over the invoice", MemoryType.RISK),
         ("todo: rotate the staging database password before the demo", MemoryType.OPEN_LOOP),
         ("left off halfway through the importer, date parsing isn't done yet", MemoryType.OPEN_LOOP),
+        ("ci keeps dying on the arm runner. stuck till that's sorted", MemoryType.BLOCKER),
+        ("the dark mode toggle is cut. settings page ships light only", MemoryType.PROJECT_DECISION),
+        ("결제 수단은 카드랑 계좌이체로만 간다. 페이팔 없앨 거야", MemoryType.PROJECT_DECISION),
+        ("yes set me a cap, 40 a week max on the slots app", MemoryType.RISK),
+        (
+            "Ines hasn't talked to me since the wedding. I need to call her this weekend",
+            MemoryType.RELATIONSHIP_LOOP,
+        ),
+        (
+            "somebody on a forum says my plugin copies theirs. not true but it's getting shared",
+            MemoryType.RISK,
+        ),
     ],
 )
 def test_durable_statements_become_candidates_of_the_right_type(message: str, expected: MemoryType) -> None:
@@ -80,6 +92,10 @@ def test_fiction_facts_are_au_canon_in_the_au_namespace(message: str) -> None:
         "lol nice",
         "so tired today, ugh",
         "what's 15% of 2,340",
+        "i kind of want to move to lisbon and open a surf shop lol. not really",
+        "deployed it. wait no, the pipeline died, it's not deployed",
+        "what would a second moon do to the tides? speculative, not canon",
+        "recap chapter 3 for me in four lines",
     ],
 )
 def test_questions_ideas_requests_retractions_and_chatter_are_not_candidates(message: str) -> None:
@@ -218,6 +234,18 @@ def test_what_the_user_affirms_from_the_reply_counts_for_sensitivity() -> None:
         ("doctor says my blood pressure is too high, I'm on meds now", Sensitivity.HIGH),
         ("lost 2M won at the casino. not going back", Sensitivity.HIGH),
         ("what if Dara and I broke up, who keeps the flat? just anxious", Sensitivity.PRIVATE),
+        (
+            "a stranger on insta claims my candle labels are a knockoff of hers. not true but it's spreading",
+            Sensitivity.HIGH,
+        ),
+        ("paid for reviews on the app store in march. if that gets out we're finished", Sensitivity.HIGH),
+        ("got a 공정위 letter about the discount banner, answer due friday", Sensitivity.HIGH),
+        (
+            "haven't slept for two nights and honestly they'd all be better off without me",
+            Sensitivity.PRIVATE,
+        ),
+        ("도현이가 회비 빌려가고 두 달째 연락 없음", Sensitivity.HIGH),
+        ("payroll is short by 3k this month and my cofounder doesn't know how tight it is", Sensitivity.HIGH),
     ],
 )
 def test_high_and_private_turns_always_need_review(message: str, level: Sensitivity) -> None:

@@ -364,6 +364,8 @@ SEED_PHRASE_NAMES: tuple[str, ...] = (
     "secret phrase",
     "backup phrase",
     "backup words",
+    "wallet phrase",
+    "wallet words",
     "12 words",
     "24 words",
     "12-word",

@@ -561,3 +561,81 @@ def test_a_short_question_of_its_own_during_a_task_is_no_follow_up(message: str)
     decision = should_auto_retrieve_memory(message, namespace="real_life", current_task="checkout redesign")
 
     assert "task_followup" not in decision.reason, decision.reason
+
+
+@pytest.mark.parametrize(
+    "task", ["quick questions", "trivia night prep", "reading docs", "stats homework help"]
+)
+def test_a_task_of_study_or_quick_questions_tips_nothing_towards_retrieval(task: str) -> None:
+    decision = should_auto_retrieve_memory(
+        "use the old palette instead", namespace="real_life", current_task=task
+    )
+
+    assert "current_task" not in decision.reason, decision.reason
+    assert "task_followup" not in decision.reason, decision.reason
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "is it grey or gray for the ash in the harbour",
+        "lightning or lightening here: the sky ___ over the tower",
+    ],
+)
+def test_two_spellings_of_one_word_are_no_choice_between_canon_answers(message: str) -> None:
+    decision = should_auto_retrieve_memory(message, namespace="au")
+
+    assert "au_either_or" not in decision.reason, decision.reason
+
+
+def test_two_numbers_are_still_a_choice_between_canon_answers() -> None:
+    _assert_retrieves_by("is the vault code 3381 or 3318, check canon", "au_either_or", namespace="au")
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "is 3.49 still the right price for the planner pack, u know my numbers",
+        "given what you know about the kiln schedule, can I add a saturday class",
+        "did i change where the ferry docks or is it still the east pier",
+        "광고 단가 잡았던 거 기준으로 이번 달 예산 다시 짜줘",
+    ],
+)
+def test_leaning_on_what_the_assistant_already_knows_of_the_user_retrieves(message: str) -> None:
+    _assert_retrieves_by(message, "past_reference")
+
+
+def test_ok_and_now_asks_to_go_on_rather_than_chat() -> None:
+    decision = should_auto_retrieve_memory("ok and now?", namespace="real_life", current_task="kiln schedule")
+
+    assert decision.should_retrieve, decision.reason
+    assert "casual_chat" not in decision.reason
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "how do you know if a girlfriend is love bombing? asking for a coworker",
+        "omg finally friday",
+        "that's fire thanks",
+    ],
+)
+def test_a_disclaimer_or_small_talk_skips(message: str) -> None:
+    assert not should_auto_retrieve_memory(message, namespace="real_life").should_retrieve
+
+
+def test_a_trivia_shaped_question_about_the_story_is_a_canon_lookup() -> None:
+    message = "how old is bram when the harbour burns. timeline check"
+    decision = should_auto_retrieve_memory(message, namespace="au", current_task="harbour timeline doc")
+    real_world = should_auto_retrieve_memory(
+        message, namespace="real_life", current_task="harbour timeline doc"
+    )
+
+    assert decision.should_retrieve, decision.reason
+    assert not real_world.should_retrieve, real_world.reason
+
+
+def test_a_named_person_gone_silent_is_the_users_own_matter() -> None:
+    decision = should_auto_retrieve_memory("Odile hasn't replied since monday. is this normal for her")
+
+    assert decision.should_retrieve, decision.reason

@@ -253,9 +253,11 @@ class RetrieveRules:
     story_indefinites: frozenset[str]
     generic_story_openers: frozenset[str]
     either_or: re.Pattern[str]  # a choice between two answers, searched in the au namespace only
+    spelling_choice_similarity: float
     task_stopwords: frozenset[str]
     task_followup_max_words: int
     task_followup_not_words: frozenset[str]
+    offhand_task_words: frozenset[str]
     ongoing_conversation_types: frozenset[str]
     casual_conversation_types: frozenset[str]
     conversation_type_weight: float
@@ -351,9 +353,11 @@ def retrieve_rules() -> RetrieveRules:
         definite_words=_words(context["definite_words"]),
         not_topic_words=_words(context["not_topic_words"]),
         either_or=re.compile("|".join(f"(?:{pattern})" for pattern in context["either_or"])),
+        spelling_choice_similarity=float(context["spelling_choice_similarity"]),
         task_stopwords=_words(context["task_stopwords"]),
         task_followup_max_words=int(context["task_followup_max_words"]),
         task_followup_not_words=_words(context["task_followup_not_words"]),
+        offhand_task_words=_words(context["offhand_task_words"]),
         ongoing_conversation_types=_words(context["ongoing_conversation_types"]),
         casual_conversation_types=_words(context["casual_conversation_types"]),
         conversation_type_weight=float(context["conversation_type_weight"]),

@@ -4,6 +4,7 @@ Each contribution is one rule that fired, with its weight and the cue words behi
 decision's reason can say exactly why. Weights live in rules.toml under `[retrieve.*]`.
 """
 
+from difflib import SequenceMatcher
 from typing import NamedTuple
 
 from pandora_memory.namespaces import Namespace
@@ -204,9 +205,10 @@ def _shape_penalties(
     for shape, anchors in ((_RELAYED, _RECALL_ANCHORS), (_CONCEPT, _CONCEPT_ANCHORS)):
         if shape in weight:
             weight[shape] = light if au_names or any(f in cues for f in anchors) else full
-    if _TRIVIA in weight and _PERSONAL in cues:
+    if _TRIVIA in weight and (_PERSONAL in cues or (namespace is Namespace.AU and _STORY_FAMILY in cues)):
         # "who was the contact that kept changing the schema without telling me": trivia about the
-        # world never needs the asker in it.
+        # world never needs the asker in it; "how old is orrin when the flood happens. timeline check"
+        # asks the story's world.
         weight[_TRIVIA] = light
     worst = min(shapes, key=weight.__getitem__)  # min keeps the first of equals: the reading order
     return [Contribution(worst, weight[worst], tuple(reading.shapes[s] for s in shapes))]
@@ -221,6 +223,20 @@ def _follows_up_the_task(reading: MessageReading, rules: RetrieveRules) -> bool:
         and not reading.all_casual
         and not rules.definite_words.isdisjoint(words)
         and rules.task_followup_not_words.isdisjoint(words)
+    )
+
+
+def _spelling_choice(choice: str, rules: RetrieveRules) -> bool:
+    """ "lightning or lightening", "affect or effect": a question of spelling, not of what the canon says."""
+    first, separator, second = choice.partition(" or ")
+    spelled = bool(separator) and first.isalpha() and second.isalpha()  # "0417 or 0471" asks the canon
+    return spelled and SequenceMatcher(None, first, second).ratio() >= rules.spelling_choice_similarity
+
+
+def _tips_towards_retrieval(current_task: str, rules: RetrieveRules) -> bool:
+    """A task under way, unless it is study, trivia or quick questions: those hold nothing of the user's."""
+    return bool(current_task.strip()) and rules.offhand_task_words.isdisjoint(
+        split_words(current_task.lower())
     )
 
 
@@ -249,9 +265,9 @@ def _context_contributions(
         if about:
             out.append(Contribution("au_continuity_check", weights["au_continuity_check"], tuple(asks)))
     choice = rules.either_or.search(reading.lowered) if namespace is Namespace.AU else None
-    if choice is not None:
+    if choice is not None and not _spelling_choice(choice.group(), rules):
         out.append(Contribution("au_either_or", weights["au_either_or"], (choice.group(),)))
-    if current_task and current_task.strip():
+    if current_task is not None and _tips_towards_retrieval(current_task, rules):
         out.append(Contribution("current_task", weights["current_task"]))
         # "numbers look ok this month?" while tracking a budget: a short check on the task under way.
         if reading.word_count <= rules.short_message_max_words and "status_check" in reading.cues:
@@ -302,7 +318,7 @@ def contributions(
     fired = collect()
     score = sum(c.weight for c in fired)
     # Only a message that would not retrieve on its own: a short follow-up on the task under way.
-    tasked = bool(current_task and current_task.strip())
+    tasked = current_task is not None and _tips_towards_retrieval(current_task, rules)
     if score < rules.threshold and tasked and _follows_up_the_task(reading, rules):
         followup = Contribution("task_followup", rules.weights["task_followup"])
         fired.append(followup)

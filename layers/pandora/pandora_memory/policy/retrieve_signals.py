@@ -259,8 +259,11 @@ def read_message(message: str, rules: RetrieveRules | None = None) -> MessageRea
     reading.cues = found if ascii_only else {f: list(dict.fromkeys(texts)) for f, texts in found.items()}
     if reading.word_count <= rules.short_message_max_words and _ends_on_bare_continuation(lowered, rules):
         reading.add("continuation", BARE_GO_ON)
-    reading.all_casual = reading.word_count <= rules.casual_max_words and all(
-        _is_casual(w, rules) for w in reading.wordset
+    # "ok and now?" is made of small-talk words but asks to go on.
+    reading.all_casual = (
+        reading.word_count <= rules.casual_max_words
+        and "continuation" not in found
+        and all(_is_casual(w, rules) for w in reading.wordset)
     )
     if rules.index.infix and not ascii_only and rules.index.infix_any.search(lowered):
         for fragment, cue in rules.index.infix:

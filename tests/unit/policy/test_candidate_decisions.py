@@ -96,6 +96,9 @@ def test_fiction_facts_are_au_canon_in_the_au_namespace(message: str) -> None:
         "deployed it. wait no, the pipeline died, it's not deployed",
         "what would a second moon do to the tides? speculative, not canon",
         "recap chapter 3 for me in four lines",
+        "i kinda want to drop everything and learn the cello lol. not really",
+        "what config keys does vite read from the env file",
+        "does this opening hook?\n> The bell rang twice before anyone in Hollin saw the river stop.",
     ],
 )
 def test_questions_ideas_requests_retractions_and_chatter_are_not_candidates(message: str) -> None:

@@ -233,6 +233,7 @@ class CandidateRules:
     acceptance_max_tokens: int
     option_pick: re.Pattern[str]
     retraction_final: frozenset[str]
+    retraction_alone: frozenset[tuple[str, ...]]
     retracted_topic_words: frozenset[str]
     max_classified_chars: int
     summary_max_chars: int
@@ -534,6 +535,7 @@ def candidate_rules() -> CandidateRules:
         acceptance_max_tokens=int(table["acceptance_max_tokens"]),
         option_pick=re.compile(table["option_pick"]),
         retraction_final=frozenset(durability["retraction_final"]),
+        retraction_alone=frozenset(tuple(text.split()) for text in durability["retraction_alone"]),
         retracted_topic_words=frozenset(durability["retracted_topic_words"]),
         max_classified_chars=int(table["max_classified_chars"]),
         summary_max_chars=int(table["summary_max_chars"]),

@@ -90,6 +90,7 @@ def without_quotes(text: str) -> str:
 _PLACEHOLDER = '"…"'
 # The colon that ends a request lead, before a line break or on the same line.
 _PASTE_LEAD = re.compile(r":[\n ]")
+_PUNCTUATION = re.compile(r"[^\w\s]")
 
 
 def _unless_apostrophe(match: re.Match[str]) -> str:
@@ -119,15 +120,18 @@ def without_pasted(text: str, rules: CandidateRules) -> str:
     """Keeps only the lead of "summarise this pls:\n<article>" or "translate to korean: <text>": what
     follows a short request lead is the material to work on, not the user's own statement. A lead that
     sets a standing rule ("from now on send parcels here: <address>") introduces the rule's content.
-    A first line asking for work on "this" ("can you turn this into a table\n<rows>") leads the same way."""
+    A first line asking for work on "this" ("can you turn this into a table\n<rows>") or asking about it
+    ("does this paragraph drag?\n<prose>") leads the same way."""
     colon = _PASTE_LEAD.search(text)
     if colon is not None and _request_lead(text[: colon.start()], rules):
         return f"{text[: colon.start()]}: {_PLACEHOLDER}"
     line_end = text.find("\n")
     if line_end > 0 and (colon is None or line_end < colon.start()):
         lead = text[:line_end]
-        pointing = not rules.mood.material_pointers.isdisjoint(lead.lower().split())
-        if pointing and _request_lead(lead, rules):
+        pointing = not rules.mood.material_pointers.isdisjoint(_PUNCTUATION.sub(" ", lead.lower()).split())
+        # "does this paragraph drag?\n> <prose>": a question about the material leads it as a request does.
+        asks = lead.rstrip().endswith("?") and len(lead.split()) <= rules.mood.pasted_lead_max_words
+        if pointing and (asks or _request_lead(lead, rules)):
             return f"{lead}: {_PLACEHOLDER}"
     return text
 
@@ -338,8 +342,12 @@ def _opens_question(tokens: list[str], start: int, mood: MoodRules) -> bool:
             return True
         # "what font do most apps use", "what time is the call": a wh-word with its noun, then the
         # auxiliary. "what we decided is..." opens on a subject and states.
+        # "what env vars does next.js expose": a two-word noun, then "does" or "did".
         third = tokens[start + 2] if start + 2 < len(tokens) else ""
-        return following not in mood.subjects and (third in mood.aux or third in mood.aux_always)
+        fourth = tokens[start + 3] if start + 3 < len(tokens) else ""
+        return following not in mood.subjects and (
+            third in mood.aux or third in mood.aux_always or fourth in mood.aux_always
+        )
     if first in mood.aux and following in mood.subjects:
         return True
     # "is poker a skill game or luck" asks between alternatives ("don't put odds or lines in" orders).

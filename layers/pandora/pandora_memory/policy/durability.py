@@ -64,7 +64,7 @@ def _after_retraction(clauses: Sequence[Clause], rules: CandidateRules) -> tuple
     otherwise it is a retraction too."""
     for index in range(len(clauses) - 1, -1, -1):
         clause = clauses[index]
-        if clause.tokens and clause.tokens[-1] in rules.retraction_final:
+        if _retracts_alone(clause, rules):
             return _without_reasons(clauses[index + 1 :]), False
         taking_back = [hit for hit in clause.hits if hit.cue.family in _TAKING_BACK]
         if not taking_back:
@@ -80,6 +80,12 @@ def _after_retraction(clauses: Sequence[Clause], rules: CandidateRules) -> tuple
             return [*clauses[: index + 1], *_without_reasons(clauses[index + 1 :])], True
         return kept + _without_reasons(clauses[index + 1 :]), False
     return list(clauses), False
+
+
+def _retracts_alone(clause: Clause, rules: CandidateRules) -> bool:
+    """ "..., ignore", "jk", "lol. not really": a clause that ends on a retraction or is nothing else."""
+    tokens = clause.tokens
+    return bool(tokens) and (tokens[-1] in rules.retraction_final or tokens in rules.retraction_alone)
 
 
 def _without_reasons(clauses: Sequence[Clause]) -> list[Clause]:
@@ -107,13 +113,12 @@ def assess_user(
     applied: list[str] = []
     cues: list[str] = []
     kept: Sequence[Clause] = clauses
-    final = rules.retraction_final
-    if RETRACTION in hits or CORRECTION in hits or any(c.tokens and c.tokens[-1] in final for c in clauses):
+    if RETRACTION in hits or CORRECTION in hits or any(_retracts_alone(c, rules) for c in clauses):
         kept, corrected = _after_retraction(clauses, rules)
         applied.append(RULE_CORRECTION if corrected else RULE_RETRACTION)
         taken_back = [*hits.get(RETRACTION, ()), *hits.get(CORRECTION, ())]
         cues.extend(
-            distinct_cues(taken_back) or [c.tokens[-1] for c in clauses if c.tokens and c.tokens[-1] in final]
+            distinct_cues(taken_back) or [" ".join(c.tokens) for c in clauses if _retracts_alone(c, rules)]
         )
     evidence = tuple(clause for clause in kept if clause.mood in DURABLE_MOODS)
     for clause in kept:

@@ -197,6 +197,14 @@ _COMMA_ITS = LazyPattern(
     r"(?:it's been|its been|it’s been|it has been|it's|it’s|its|it is)[ \t]+" + _PROSE_VALUE,
     re.IGNORECASE,
 )
+# "the PIN for the joint card before the bank closes it Friday. It's 7366.": for a PIN or a password, the
+# next sentence may open on "it's" and the value.
+_NEXT_SENTENCE_ITS = LazyPattern(
+    r"(?:[ \t]*,?[ \t]+[^\s:=,;!?.]+){0,16}?[ \t]*[.,][ \t]*"
+    r"(?:it's|it’s|its|it is)[ \t]+" + _PROSE_VALUE,
+    re.IGNORECASE,
+)
+_NEXT_SENTENCE_FAMILIES = frozenset({"pin", "password"})
 # "the PIN (5813)": the value in brackets right after the noun.
 _BRACKETED = LazyPattern(r"[ \t]*\((?P<value>[^()\s]{3,64})\)")
 # "my password:\nhunter2" / "token:\n```\nabc...\n```": the value alone on the next line.
@@ -511,7 +519,10 @@ def _forward_matches(text: str, head: Head) -> list[tuple[re.Match[str], str]]:
         if pair and head.family == "network" and acceptable("password", _value_span(pair[0][0])[2], BARE):
             return pair  # "wifi: HomeNet / Kettle99": the network's name, then its password
         found.extend(pair)
-    for pattern in (_COMMA_ITS, _BRACKETED):
+    stated_forms: tuple[LazyPattern, ...] = (_COMMA_ITS, _BRACKETED)
+    if head.family in _NEXT_SENTENCE_FAMILIES:
+        stated_forms += (_NEXT_SENTENCE_ITS,)
+    for pattern in stated_forms:
         stated = pattern.match(text, head.end)
         if stated is not None:
             found.append((stated, STATED))

@@ -23,6 +23,9 @@ LOOK_AHEAD = 96
 # Password symbols ("mfcFxORKMS1NlB*7") belong to the token: cut at them, its halves look too short.
 _TOKEN = re.compile(r"(?<![A-Za-z0-9+/=_\-.~!#$%&*?^])[A-Za-z0-9+/_\-.~!#$%&*?^]{16,}={0,2}")
 _KINDS = {"password": "password", "pin": "pin", "code": "access_code"}
+_HEX_SECRET_FAMILIES = frozenset({"token", "secret", "auth"})
+_HEX_SECRET = re.compile(r"[0-9a-f]{32}")  # Twilio, Datadog...; 40 and 64 are git and sha256
+_HASH_WORDS = re.compile(r"sha|md5|hash|checksum|digest|commit|etag|fingerprint|sum\b|build|version|\bid\b")
 # `request_id=...`, `"trace": "...`: the value of a named field right before the token.
 _FIELD_NAME = re.compile(r"([A-Za-z_][\w.\-]{0,60})[\"']?[ \t]*[:=][ \t]*[\"']?$")
 # "the network name is Studio_Guest_5G", "ssid: ...", "a bot called ...": the token names something.
@@ -47,6 +50,19 @@ def _named_as_something_else(text: str, start: int, head: Head) -> bool:
         return False
     in_prose = name.isalpha() and name.islower() and field.group().rstrip().endswith(":")
     return not (in_prose and head.end <= field.start() and "\n" not in text[head.end : field.start()])
+
+
+def _hex_secret_after(text: str, head: Head, start: int, end: int) -> bool:
+    """ "twilio auth token. current one 1868c1bc...": 32 hex digits after a token or secret noun
+    are the secret, unless a word around them says hash, digest or commit."""
+    if (
+        head.family not in _HEX_SECRET_FAMILIES
+        or head.end > start
+        or _HEX_SECRET.fullmatch(text, start, end) is None
+    ):
+        return False
+    around = text[max(0, head.start - LOOK_BEHIND) : end + LOOK_BEHIND].lower()
+    return _HASH_WORDS.search(around) is None
 
 
 def _enclosing_word(text: str, start: int, end: int) -> str:
@@ -80,7 +96,10 @@ def entropy_candidates(
             if covered.covers(start, end) or inside(public, start, end):
                 continue
             token = text[start:end]
-            if not looks_random(token) or is_public_identifier(token) or is_dismissed(token):
+            # Hex digits look less random than they are; after a token noun they are judged on context.
+            if not _hex_secret_after(text, head, start, end) and (
+                not looks_random(token) or is_dismissed(token) or is_public_identifier(token)
+            ):
                 continue
             if _named_as_something_else(text, start, head) or _STATED_NAME.search(
                 text, max(0, start - 40), start

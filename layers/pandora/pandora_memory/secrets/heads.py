@@ -13,7 +13,9 @@ from pandora_memory.secrets.lexicon import (
     DETERMINERS,
     EMBEDDABLE_HEADS,
     HEAD_FAMILIES,
+    LOCK_WORDS,
     OTHER_SCRIPT_KEY_QUALIFIERS,
+    PLAIN_CODE_QUALIFIERS,
     PUBLIC_COMPONENTS,
     SELF_QUALIFIED_CODE_WORDS,
     WEAK_QUALIFIERS,
@@ -107,15 +109,26 @@ _KEY_QUALIFIER_AFTER = re.compile(
     r"(?:api|secr[eè]te|secreta|secreto|priv[ée]e|privada|privado)(?![\w-])"
 )
 _QUALIFIED_FAMILIES = frozenset({"key", "token", "code"})
+_LOCK_LOOKBEHIND = 80
+_SENTENCE_END = re.compile(r"[.!?\n]")
+_LATIN_WORD = re.compile(r"[a-z]+")
 _SELF_QUALIFIED_CODES = frozenset({"otp", "인증번호", "인증코드"})
 
 
 def _code_qualified(qualifier: str | None, lowered: str, end: int) -> bool:
-    """A door code, or a code for the door; not an error code or a zip code."""
+    """A door code, or a code for the door, or a code in a sentence about a lock ("lockbox at the
+    flat for showings, code 9977"); not an error code or a zip code."""
     if qualifier in CODE_QUALIFIERS:
         return True
     after = _QUALIFIER_AFTER.match(lowered, end)
-    return after is not None and after.group(1) in CODE_QUALIFIERS
+    if after is not None and after.group(1) in CODE_QUALIFIERS:
+        return True
+    return qualifier not in PLAIN_CODE_QUALIFIERS and _lock_named_before(lowered, end)
+
+
+def _lock_named_before(lowered: str, end: int) -> bool:
+    sentence = _SENTENCE_END.split(lowered[max(0, end - _LOCK_LOOKBEHIND) : end])[-1]
+    return not LOCK_WORDS.isdisjoint(_LATIN_WORD.findall(sentence))
 
 
 def _family(raw_family: str, qualifier: str | None, lowered: str, end: int) -> str | None:

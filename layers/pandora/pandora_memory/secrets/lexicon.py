@@ -122,6 +122,22 @@ EMBEDDABLE_HEADS: frozenset[str] = _words(
     """
 )
 
+# Things opened by a code: named anywhere earlier in the sentence, they make a later "code" theirs
+# ("lockbox at birchwood for showings, code 9977").
+LOCK_WORDS: frozenset[str] = _words(
+    """
+    lockbox keybox keypad padlock alarm vault door gate garage locker doorlock
+    """
+)
+# ...unless the word right before "code" says it opens nothing ("error code", "promo code").
+PLAIN_CODE_QUALIFIERS: frozenset[str] = _words(
+    """
+    error status exit zip postal post area country promo discount coupon referral product source
+    firmware color colour dress tracking reference ref booking voucher invite gift tax response http
+    qr bar html css sample example short shortcode country language
+    """
+)
+
 # Qualifiers that make "code" a code that opens something ("door code", "2fa code").
 CODE_QUALIFIERS: frozenset[str] = _words(
     """
@@ -370,6 +386,11 @@ SEED_PHRASE_NAMES: tuple[str, ...] = (
     "24 words",
     "12-word",
     "24-word",
+    "twelve words",
+    "twenty-four words",
+    "twenty four words",
+    "twelve-word",
+    "twenty-four-word",
     "frase semilla",
     "frase de recuperación",
     "frase de recuperacion",

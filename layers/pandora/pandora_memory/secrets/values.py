@@ -30,7 +30,7 @@ _REFERENCE = re.compile(
     | ^%[A-Za-z_]\w*%$                               # %VAR% (Windows)
     | %\(\w+\)[sd] | ^\{\w*\}$ | <%                     # %(name)s, {name}, <%= erb %>
     | \$\{\{ | \{\{ | \{%                            # ${{ secrets.X }} {{ var }} {% tag %}
-    | ^![A-Za-z][A-Za-z_]*$                           # YAML tags: !Ref, !Sub, !secret name (no digit)
+    | ^!(?:[a-z][a-z_]*|(?:[A-Z][a-z]*){1,4})$         # YAML tags: !Ref, !GetAZs, !secret (not !ZoBBMMoazK)
     | ^\$(?:2[abxy]?|argon2(?:id|i|d)|scrypt|pbkdf2[\w\-]*|[156])\$  # password hashes, not passwords
     | \b(?:process\.env|import\.meta\.env|os\.environ|os\.getenv|getenv|System\.getenv|ENV\[|env\(|
            Deno\.env|secrets\.|vars\.|config\.|settings\.|self\.|this\.|args\.|opts\.|options\.|

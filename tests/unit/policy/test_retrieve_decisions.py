@@ -639,3 +639,35 @@ def test_a_named_person_gone_silent_is_the_users_own_matter() -> None:
     decision = should_auto_retrieve_memory("Odile hasn't replied since monday. is this normal for her")
 
     assert decision.should_retrieve, decision.reason
+
+
+def test_a_range_of_chapters_is_no_arithmetic() -> None:
+    decision = should_auto_retrieve_memory("which subplots did I leave open in ch 3-5", namespace="au")
+
+    assert decision.should_retrieve, decision.reason
+    assert "math" not in decision.reason
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "ok option b then",
+        "the 9th. what do I still need by then",
+        "marguerite phoned about the barn lease, what do you remember about her terms",
+        "any word on the grant?",
+    ],
+)
+def test_pointing_at_options_dates_and_matters_already_discussed_retrieves(message: str) -> None:
+    assert should_auto_retrieve_memory(message, namespace="real_life").should_retrieve
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "my nephew asks why leaves change colour. short answer?",
+        "how do people host a blog for free nowadays? just curious",
+        "my wrists click when I type, is that a known thing?",
+    ],
+)
+def test_relayed_idle_and_is_that_a_thing_questions_skip(message: str) -> None:
+    assert not should_auto_retrieve_memory(message, namespace="real_life").should_retrieve

@@ -277,6 +277,15 @@ def read_shapes(reading: MessageReading, rules: RetrieveRules) -> None:
             else:
                 reading.shapes.setdefault(match.lastgroup, match.group(match.lastgroup).strip())
     if _holds_digit(reading.lowered):
-        found = rules.math_with_digits.search(reading.lowered)
-        if found:
-            reading.shapes.setdefault("math", found.group(0).strip())
+        for found in rules.math_with_digits.finditer(reading.lowered):
+            # "ch 6-8", "pages 12-14": a range of the user's own things, not arithmetic.
+            if not _numbers_a_range(reading.lowered, found, rules):
+                reading.shapes.setdefault("math", found.group(0).strip())
+                break
+
+
+def _numbers_a_range(lowered: str, found: re.Match[str], rules: RetrieveRules) -> bool:
+    if "-" not in found.group(0):
+        return False
+    before = lowered[max(0, found.start() - 16) : found.start()].split()
+    return bool(before) and before[-1].rstrip(".") in rules.range_nouns

@@ -228,6 +228,7 @@ class RetrieveRules:
     that_after: frozenset[str]
     clause_shapes: re.Pattern[str]
     math_with_digits: re.Pattern[str]
+    range_nouns: frozenset[str]
     continuation_fragment: re.Pattern[str]
     bare_continuation: re.Pattern[str]
     units: frozenset[str]
@@ -327,6 +328,7 @@ def retrieve_rules() -> RetrieveRules:
         news_fillers=_words(signals["outcome"]["news_fillers"]),
         clause_shapes=clause_shapes(shape),
         math_with_digits=digit_led_any_of(shape["math_with_digits"]),
+        range_nouns=_words(shape["range_nouns"]),
         continuation_fragment=re.compile(shape["continuation_fragment"]),
         bare_continuation=re.compile(shape["bare_continuation"]),
         units=_words(specific["units"]),

@@ -46,6 +46,9 @@ from pandora_memory.policy.rules import policy_version
             "somebody on a forum says my plugin copies theirs. not true but it's getting shared",
             MemoryType.RISK,
         ),
+        ("big goal: move the bakery fully to wholesale by next spring", MemoryType.BUSINESS_PRIORITY),
+        ("invoicing tool is stuck, all payouts stopped until the bank re-verifies us", MemoryType.BLOCKER),
+        ("started seeing Amara. keep it away from the custody paperwork", MemoryType.RELATIONSHIP_LOOP),
     ],
 )
 def test_durable_statements_become_candidates_of_the_right_type(message: str, expected: MemoryType) -> None:
@@ -98,6 +101,12 @@ def test_fiction_facts_are_au_canon_in_the_au_namespace(message: str) -> None:
         "recap chapter 3 for me in four lines",
         "i kinda want to drop everything and learn the cello lol. not really",
         "what config keys does vite read from the env file",
+        "Maelis loses an eye in the siege. hmm no. scratch that, not doing that",
+        "Corvin is secretly the abbot's son — wait no, ignore that, I don't want that twist",
+        "I told you the opening is on the 3rd. That was wrong, there's no date yet.",
+        "I said I'd sell the boat — scratch that, nothing's decided. Don't hold me to it.",
+        "If I charged $45 for the workshop instead, would people still come, do you think?",
+        "Pick up the story where we left it, please.",
         "does this opening hook?\n> The bell rang twice before anyone in Hollin saw the river stop.",
     ],
 )
@@ -249,6 +258,9 @@ def test_what_the_user_affirms_from_the_reply_counts_for_sensitivity() -> None:
         ),
         ("도현이가 회비 빌려가고 두 달째 연락 없음", Sensitivity.HIGH),
         ("payroll is short by 3k this month and my cofounder doesn't know how tight it is", Sensitivity.HIGH),
+        ("switching lawyers before the deposition, going with a firm in leeds", Sensitivity.HIGH),
+        ("I approved a refund outside policy and never disclosed it to finance", Sensitivity.HIGH),
+        ("been buying scratch tickets every day, I don't trust myself near the kiosk", Sensitivity.HIGH),
     ],
 )
 def test_high_and_private_turns_always_need_review(message: str, level: Sensitivity) -> None:

@@ -49,6 +49,12 @@ from pandora_memory.policy.rules import policy_version
         ("big goal: move the bakery fully to wholesale by next spring", MemoryType.BUSINESS_PRIORITY),
         ("invoicing tool is stuck, all payouts stopped until the bank re-verifies us", MemoryType.BLOCKER),
         ("started seeing Amara. keep it away from the custody paperwork", MemoryType.RELATIONSHIP_LOOP),
+        (
+            "I still owe Bastien an apology for snapping at him in standup. doing it friday",
+            MemoryType.RELATIONSHIP_LOOP,
+        ),
+        ("the refinance is dead in the water, appraisal came in 20k short", MemoryType.BLOCKER),
+        ("moved 5k out of the holiday fund to cover margin. nobody knows", MemoryType.RISK),
     ],
 )
 def test_durable_statements_become_candidates_of_the_right_type(message: str, expected: MemoryType) -> None:

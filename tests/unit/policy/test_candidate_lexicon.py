@@ -85,3 +85,10 @@ def test_a_glued_cue_listed_with_and_without_a_space_counts_once() -> None:
 def test_a_phrase_must_start_with_a_word() -> None:
     with pytest.raises(ValueError, match="must start with a word"):
         PhraseIndex({"f": [("<num> years old", 1.0)]})
+
+
+def test_a_word_after_a_gap_that_only_starts_a_longer_phrase_does_not_hide_a_nearer_ending_one() -> None:
+    lexicon = {"f": ["owe … an apology", "owe … answer"]}
+
+    assert _found(lexicon, "i still owe Kevin an answer on the lease") == [("f", "owe … answer")]
+    assert _found(lexicon, "i owe Kevin an apology") == [("f", "owe … an apology")]

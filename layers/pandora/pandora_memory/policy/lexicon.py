@@ -278,8 +278,11 @@ class PhraseIndex:
             for cue in node.cues:
                 found.append((cue, end))
             if node.gap is not None:
-                # The nearest continuation after a gap is the one meant: "can't ... until", not a later one.
+                # The nearest continuation that completes a phrase is the one meant: "can't ... until", not
+                # a later one. One that only starts a longer phrase ("an" of "owe ... an apology" in "owe
+                # Kevin an answer") does not stop the search for one that completes ("owe ... answer").
                 gap = node.gap
+                completed = len(found)
                 for position in range(end, min(end + GAP_MAX + 1, count)):
                     following = gap.children.get(tokens[position])
                     digit = gap.number is not None and _has_digit(tokens[position])
@@ -287,7 +290,7 @@ class PhraseIndex:
                         self._walk(following, tokens, position + 1, found)
                     if digit and gap.number is not None:
                         self._walk(gap.number, tokens, position + 1, found)
-                    if following is not None or digit:
+                    if len(found) > completed:
                         break
             if end >= count:
                 return

@@ -267,6 +267,17 @@ def test_what_the_user_affirms_from_the_reply_counts_for_sensitivity() -> None:
         ("switching lawyers before the deposition, going with a firm in leeds", Sensitivity.HIGH),
         ("I approved a refund outside policy and never disclosed it to finance", Sensitivity.HIGH),
         ("been buying scratch tickets every day, I don't trust myself near the kiosk", Sensitivity.HIGH),
+        (
+            "accidentally shared the salary sheet in the team channel, damage control all morning",
+            Sensitivity.HIGH,
+        ),
+        ("the churn figure I sent investors was wrong and nobody's noticed yet", Sensitivity.HIGH),
+        (
+            "the deli owner thinks i took cash from the till. i didn't, but people are talking",
+            Sensitivity.HIGH,
+        ),
+        ("아직 정형외과 의뢰서 안 왔어, 월요일에 다시 전화해야 함", Sensitivity.HIGH),
+        ("하린이가 우리 관계 때문에 불안하대서 주말에 진지하게 얘기하기로 함", Sensitivity.PRIVATE),
     ],
 )
 def test_high_and_private_turns_always_need_review(message: str, level: Sensitivity) -> None:
@@ -462,3 +473,15 @@ def test_waiting_is_an_open_loop_unless_something_waits_on_it(message: str, expe
     decision = should_auto_create_memory_candidate(message, namespace="real_life")
 
     assert decision.memory_type is expected, decision.reason
+
+
+@pytest.mark.parametrize("message", ["will do", "ok did both", "ㅇㅋ 그렇게 할게"])
+def test_a_short_yes_to_a_sensitive_plan_takes_the_plans_sensitivity(message: str) -> None:
+    reply = (
+        "Then block the betting site for 30 days starting today and move the rest of the bonus to savings."
+    )
+    decision = should_auto_create_memory_candidate(message, reply, namespace="real_life")
+
+    assert decision.should_create_candidate, decision.reason
+    assert decision.memory_type is MemoryType.RISK, decision.reason
+    assert decision.requires_review

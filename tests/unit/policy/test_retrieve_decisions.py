@@ -624,17 +624,6 @@ def test_a_disclaimer_or_small_talk_skips(message: str) -> None:
     assert not should_auto_retrieve_memory(message, namespace="real_life").should_retrieve
 
 
-def test_a_trivia_shaped_question_about_the_story_is_a_canon_lookup() -> None:
-    message = "how old is bram when the harbour burns. timeline check"
-    decision = should_auto_retrieve_memory(message, namespace="au", current_task="harbour timeline doc")
-    real_world = should_auto_retrieve_memory(
-        message, namespace="real_life", current_task="harbour timeline doc"
-    )
-
-    assert decision.should_retrieve, decision.reason
-    assert not real_world.should_retrieve, real_world.reason
-
-
 def test_a_named_person_gone_silent_is_the_users_own_matter() -> None:
     decision = should_auto_retrieve_memory("Odile hasn't replied since monday. is this normal for her")
 

@@ -205,10 +205,9 @@ def _shape_penalties(
     for shape, anchors in ((_RELAYED, _RECALL_ANCHORS), (_CONCEPT, _CONCEPT_ANCHORS)):
         if shape in weight:
             weight[shape] = light if au_names or any(f in cues for f in anchors) else full
-    if _TRIVIA in weight and (_PERSONAL in cues or (namespace is Namespace.AU and _STORY_FAMILY in cues)):
+    if _TRIVIA in weight and _PERSONAL in cues:
         # "who was the contact that kept changing the schema without telling me": trivia about the
-        # world never needs the asker in it; "how old is orrin when the flood happens. timeline check"
-        # asks the story's world.
+        # world never needs the asker in it.
         weight[_TRIVIA] = light
     worst = min(shapes, key=weight.__getitem__)  # min keeps the first of equals: the reading order
     return [Contribution(worst, weight[worst], tuple(reading.shapes[s] for s in shapes))]

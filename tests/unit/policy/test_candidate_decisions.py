@@ -486,3 +486,34 @@ def test_a_short_yes_to_a_sensitive_plan_takes_the_plans_sensitivity(message: st
     assert decision.should_create_candidate, decision.reason
     assert decision.memory_type is MemoryType.RISK, decision.reason
     assert decision.requires_review
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "spent $480 on figurines this month, that's my cap from now on",
+        "장비 사느라 이번 달 30만원 썼어, 다음 달부터 월 10만원",
+    ],
+)
+def test_a_real_life_memory_naming_a_sum_of_money_waits_for_review(message: str) -> None:
+    decision = should_auto_create_memory_candidate(message, namespace="real_life")
+
+    assert decision.should_create_candidate, decision.reason
+    assert decision.requires_review, decision.reason
+    assert "candidate.review.money" in decision.rules, decision.reason
+
+
+def test_a_price_set_for_customers_is_no_reason_for_review() -> None:
+    decision = should_auto_create_memory_candidate(
+        "consulting rate decided: $140/hr, $2k flat audits", namespace="real_life"
+    )
+
+    assert "candidate.review.money" not in decision.rules, decision.reason
+
+
+def test_a_sum_of_money_in_the_fiction_is_no_reason_for_review() -> None:
+    decision = should_auto_create_memory_candidate(
+        "canon: a night at the Gilded Eel costs 40 silver, $3 in the modern AU", namespace="au"
+    )
+
+    assert "candidate.review.money" not in decision.rules, decision.reason

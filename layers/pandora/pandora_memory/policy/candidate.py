@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from pandora_memory.namespaces import Namespace
 from pandora_memory.policy import sensitivity
 from pandora_memory.policy.candidate_rules import CandidateRules, candidate_rules, type_family
-from pandora_memory.policy.clauses import hits_by_family, read_text
+from pandora_memory.policy.clauses import Clause, hits_by_family, read_text
 from pandora_memory.policy.lexicon import Hit
 from pandora_memory.policy.memory_types import RULE_ID_BY_TYPE
 from pandora_memory.policy.models import CandidateDecision, CandidateStatus, MemoryType, Sensitivity
@@ -28,6 +28,7 @@ RULE_REVIEW_SENSITIVE = "candidate.review.sensitive"
 RULE_REVIEW_LOW_CONFIDENCE = "candidate.review.low_confidence"
 RULE_REVIEW_PERSONAL = "candidate.review.personal"
 RULE_REVIEW_OTHER_PERSON = "candidate.review.other_person"
+RULE_REVIEW_MONEY = "candidate.review.money"
 RULE_REVIEW_ACCEPTED_REPLY = "candidate.review.accepted_reply"
 RULE_NAMESPACE_INFERRED = "candidate.namespace.inferred"
 # Only a plain identifier is echoed back: the caller's string is not ours to repeat.
@@ -54,6 +55,24 @@ def _names_another_person(reading: Reading, choice: NamespaceChoice, rules: Cand
         and reading.is_candidate
         and choice.namespace is Namespace.REAL_LIFE
         and bool(reading.people)
+    )
+
+
+def _names_own_money(
+    reading: Reading, about: Sequence[Clause], choice: NamespaceChoice, rules: CandidateRules
+) -> bool:
+    """A sum of the user's own money spent, lost, owed or lent ("spent $640 on booster boxes", "fronted
+    $2,500 for the bail"); a price set for customers ("$120/hr for the audit") is business."""
+    if not (
+        rules.review_when_money
+        and reading.is_candidate
+        and choice.namespace is Namespace.REAL_LIFE
+        and any(rules.money_pattern.search(clause.lowered) for clause in about)
+    ):
+        return False
+    words = rules.own_money_words
+    return any(not words.isdisjoint(clause.tokens) for clause in about) or any(
+        stem in clause.lowered for clause in about for stem in rules.own_money_stems
     )
 
 
@@ -102,6 +121,9 @@ def should_auto_create_memory_candidate(
     if not requires_review and _names_another_person(reading, choice, rules):
         requires_review = True
         reading.cite(RULE_REVIEW_OTHER_PERSON, note="names another person, needs review")
+    if not requires_review and _names_own_money(reading, about, choice, rules):
+        requires_review = True
+        reading.cite(RULE_REVIEW_MONEY, note="names a sum of money, needs review")
     if reading.is_candidate and not requires_review and reading.confidence < rules.review_below_confidence:
         requires_review = True
         reading.cite(RULE_REVIEW_LOW_CONFIDENCE, note="low confidence, needs review")

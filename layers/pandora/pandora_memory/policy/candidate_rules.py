@@ -224,6 +224,10 @@ class CandidateRules:
     review_below_confidence: float
     review_types: frozenset[MemoryType]
     review_when_person: bool
+    review_when_money: bool
+    money_pattern: GatedPattern
+    own_money_words: frozenset[str]
+    own_money_stems: tuple[str, ...]
     veto_confidence: float
     uncertainty_penalty: float
     accepted_assistant_factor: float
@@ -336,6 +340,10 @@ def _gated_patterns(
         GatedPattern(regex=re.compile(regex), needs=needs, cues=tuple(found))
         for (regex, needs), found in cues.items()
     )
+
+
+def _pattern_giving(patterns: Iterable[GatedPattern], cue_text: str) -> GatedPattern:
+    return next(pattern for pattern in patterns if any(cue.text == cue_text for _, cue in pattern.cues))
 
 
 def _shape_rules(table: Mapping[str, Any], weights: Mapping[str, float]) -> ShapeRules:
@@ -456,7 +464,7 @@ def candidate_rules() -> CandidateRules:
             specific_shapes=frozenset(statement["specific_shapes"]),
             intensifiers=frozenset(statement["intensifiers"]),
         ),
-        shapes=_shape_rules(shapes, weights),
+        shapes=(shape_rules := _shape_rules(shapes, weights)),
         people=_people_rules(people),
         au=AuRules(
             character_subject_weight=weights[au_table["character_subject_tier"]],
@@ -526,6 +534,10 @@ def candidate_rules() -> CandidateRules:
         review_below_confidence=float(table["review_below_confidence"]),
         review_types=frozenset(MemoryType(name) for name in table["review_types"]),
         review_when_person=bool(table["review_when_person"]),
+        review_when_money=bool(table["review_when_money"]),
+        money_pattern=_pattern_giving(shape_rules.patterns, str(table["money_cue"])),
+        own_money_words=frozenset(table["own_money_words"]),
+        own_money_stems=tuple(table["own_money_stems"]),
         veto_confidence=float(table["veto_confidence"]),
         uncertainty_penalty=float(table["uncertainty_penalty"]),
         accepted_assistant_factor=float(table["accepted_assistant_factor"]),

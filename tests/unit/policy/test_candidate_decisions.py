@@ -278,6 +278,11 @@ def test_what_the_user_affirms_from_the_reply_counts_for_sensitivity() -> None:
         ),
         ("아직 정형외과 의뢰서 안 왔어, 월요일에 다시 전화해야 함", Sensitivity.HIGH),
         ("a reviewer on etsy claims my candles arrive half melted, on every listing", Sensitivity.HIGH),
+        (
+            "never told the buyer about the cracked flue on the lodge and now I'm worried sick",
+            Sensitivity.HIGH,
+        ),
+        ("the gym owner thinks i broke the rower, it's so awkward at the front desk now", Sensitivity.HIGH),
         ("하린이가 우리 관계 때문에 불안하대서 주말에 진지하게 얘기하기로 함", Sensitivity.PRIVATE),
     ],
 )

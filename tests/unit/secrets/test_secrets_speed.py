@@ -26,6 +26,8 @@ HOSTILE = {
     "repeated xml": "<password>" * 1000,
     "one long token": "token " + "Ab1" * 3000,
     "bip39 words": "seed " + "able acid also apple " * 500,
+    "pin, then words with wide gaps": "my pin" + "     a" * 20 + ". nothing here",
+    "password, then comma gaps": "password" + " , a" * 2000,
 }
 
 

@@ -200,7 +200,9 @@ _COMMA_ITS = LazyPattern(
 # "the PIN for the joint card before the bank closes it Friday. It's 7366.": for a PIN or a password, the
 # next sentence may open on "it's" and the value.
 _NEXT_SENTENCE_ITS = LazyPattern(
-    r"(?:[ \t]*,?[ \t]+[^\s:=,;!?.]+){0,16}?[ \t]*[.,][ \t]*"
+    # One way only to read the gap before each word (a comma, if any, then blanks): an ambiguous split of a
+    # run of blanks would make a failing match try every split of every run.
+    r"(?:(?:[ \t]*,)?[ \t]+[^\s:=,;!?.]+){0,16}?[ \t]*[.,][ \t]*"
     r"(?:it's|it’s|its|it is)[ \t]+" + _PROSE_VALUE,
     re.IGNORECASE,
 )

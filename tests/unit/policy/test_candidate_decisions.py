@@ -283,6 +283,7 @@ def test_what_the_user_affirms_from_the_reply_counts_for_sensitivity() -> None:
             Sensitivity.HIGH,
         ),
         ("the gym owner thinks i broke the rower, it's so awkward at the front desk now", Sensitivity.HIGH),
+        ("i'm behind on three bills now, the electric one is already red", Sensitivity.HIGH),
         ("하린이가 우리 관계 때문에 불안하대서 주말에 진지하게 얘기하기로 함", Sensitivity.PRIVATE),
     ],
 )

@@ -26,7 +26,8 @@ _PLACEHOLDER_NAMES = PLACEHOLDER_COMPONENTS | frozenset(HEAD_FAMILIES)
 
 _REFERENCE = re.compile(
     r"""
-    ^\$[A-Za-z_{(]                                   # $VAR ${VAR} $(cmd)
+    # $VAR $var ${VAR} $(cmd); not a mixed-case value such as $TdR9DyK8, which is a password
+    ^\$(?:[{(]|[A-Z_][A-Z0-9_]*(?![A-Za-z0-9])|[a-z_][a-z0-9_]*(?![A-Za-z0-9]))
     | ^%[A-Za-z_]\w*%$                               # %VAR% (Windows)
     | %\(\w+\)[sd] | ^\{\w*\}$ | <%                     # %(name)s, {name}, <%= erb %>
     | \$\{\{ | \{\{ | \{%                            # ${{ secrets.X }} {{ var }} {% tag %}

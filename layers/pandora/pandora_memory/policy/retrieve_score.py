@@ -247,9 +247,10 @@ def _context_contributions(
     reading: MessageReading,
     rules: RetrieveRules,
     namespace: Namespace,
-    current_task: str | None,
+    task: str | None,
     conversation_type: str | None,
 ) -> list[Contribution]:
+    """`task` is the current task when it tips a message towards retrieval (see _tips_towards_retrieval)."""
     weights, out = rules.weights, []
     # In the fiction, a name, a story word or a recalled thing ("what currency do they use again") is
     # a question about the canon.
@@ -266,12 +267,12 @@ def _context_contributions(
     choice = rules.either_or.search(reading.lowered) if namespace is Namespace.AU else None
     if choice is not None and not _spelling_choice(choice.group(), rules):
         out.append(Contribution("au_either_or", weights["au_either_or"], (choice.group(),)))
-    if current_task is not None and _tips_towards_retrieval(current_task, rules):
+    if task is not None:
         out.append(Contribution("current_task", weights["current_task"]))
         # "numbers look ok this month?" while tracking a budget: a short check on the task under way.
         if reading.word_count <= rules.short_message_max_words and "status_check" in reading.cues:
             out.append(Contribution("task_status_check", weights["task_status_check"]))
-        shared = sorted(_task_words(current_task, rules).intersection(reading.words))
+        shared = sorted(_task_words(task, rules).intersection(reading.words))
         if shared:
             shown = tuple(w for w in shared if w.isalpha())
             out.append(Contribution("current_task_overlap", weights["current_task_overlap"], shown))
@@ -299,10 +300,13 @@ def contributions(
     retrieval mode of a "continue"-style turn.
     """
 
+    # Resolved once: the context is collected up to twice and the follow-up rule asks again.
+    task = current_task if current_task is not None and _tips_towards_retrieval(current_task, rules) else None
+
     def collect() -> list[Contribution]:
         return [
             *_message_contributions(reading, rules),
-            *_context_contributions(reading, rules, namespace, current_task, conversation_type),
+            *_context_contributions(reading, rules, namespace, task, conversation_type),
         ]
 
     if reading.all_casual:
@@ -317,8 +321,7 @@ def contributions(
     fired = collect()
     score = sum(c.weight for c in fired)
     # Only a message that would not retrieve on its own: a short follow-up on the task under way.
-    tasked = current_task is not None and _tips_towards_retrieval(current_task, rules)
-    if score < rules.threshold and tasked and _follows_up_the_task(reading, rules):
+    if score < rules.threshold and task is not None and _follows_up_the_task(reading, rules):
         followup = Contribution("task_followup", rules.weights["task_followup"])
         fired.append(followup)
         score += followup.weight

@@ -134,7 +134,7 @@ PLAIN_CODE_QUALIFIERS: frozenset[str] = _words(
     """
     error status exit zip postal post area country promo discount coupon referral product source
     firmware color colour dress tracking reference ref booking voucher invite gift tax response http
-    qr bar html css sample example short shortcode country language
+    qr bar html css sample example short shortcode language
     """
 )
 

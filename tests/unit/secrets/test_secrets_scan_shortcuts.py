@@ -86,12 +86,22 @@ def test_words_broken_up_by_a_sentence_word_are_no_seed_phrase(breaker: str) -> 
     assert not list(seed_phrase_candidates("my seed phrase: " + " ".join(broken)))
 
 
-def test_a_word_outside_the_list_breaks_the_run_unless_the_phrase_is_named() -> None:
+def test_a_word_outside_the_list_breaks_the_run_unless_a_wallet_or_the_phrase_is_named() -> None:
     words = _bip39_words(2 * MIN_WORDS)
     broken = " ".join([*words[: MIN_WORDS - 1], "zzzz", *words[MIN_WORDS - 1 : 2 * MIN_WORDS - 2]])
 
-    assert not list(seed_phrase_candidates("restore my wallet from " + broken))
+    assert not list(seed_phrase_candidates("then I typed " + broken))
+    assert [c.kind for c in seed_phrase_candidates("restore my wallet from " + broken)] == ["seed_phrase"]
     assert [c.kind for c in seed_phrase_candidates("my seed phrase: " + broken)] == ["seed_phrase"]
+
+
+def test_next_to_a_wallet_without_the_phrase_named_three_quarters_of_the_run_must_be_list_words() -> None:
+    invented = ["zorp", "quil", "vask", "mirt"]
+    listed = _bip39_words(MIN_WORDS)
+
+    assert not list(seed_phrase_candidates("restore my wallet from " + " ".join([*invented, *listed[:8]])))
+    found = seed_phrase_candidates("restore my wallet from " + " ".join([*invented[:3], *listed[:9]]))
+    assert [c.kind for c in found] == ["seed_phrase"]
 
 
 def test_a_named_run_needs_a_third_of_its_words_from_the_list() -> None:

@@ -21,6 +21,8 @@ from pandora_memory.secrets.heads import GLUED_SCRIPT, WEAK, Head, names_an_entr
 from pandora_memory.secrets.lazy_pattern import LazyPattern
 from pandora_memory.secrets.lexicon import (
     ENGLISH_HEADS,
+    LOCK_HEADS,
+    LOCK_MIN_DIGITS,
     NON_SECRET_SUFFIXES,
     PASSWORD_LABELS,
     PUBLIC_COMPONENTS,
@@ -65,7 +67,7 @@ _ASSIGNMENT = LazyPattern(
     r"(?P<rest>[\w.\-]{0,40}?)[\"'\])]{0,2}[ \t]*(?::=|=>|->|==|=|:|：)[ \t]*" + _ASSIGNED_VALUE
 )
 _PREPOSITIONS = (
-    "for|from|of|on|to|at|in|de|del|da|do|du|für|von|para|pour|per|della|dello|dei|des|dos|das|di|zur|zum|"
+    "for|from|of|on|to|at|in|outside|inside|behind|by|near|under|beside|de|del|da|do|du|für|von|para|pour|per|della|dello|dei|des|dos|das|di|zur|zum|"
     "vom|van|voor|för|till|dla|od|от|для|na|chez|bei|à"
 )
 # "for the wifi", "do alarme", "de la porte", "d'accès", "dell'allarme": what the credential opens.
@@ -116,7 +118,7 @@ def _connector(copulas: str) -> str:
         # "password changed to X", "pin was just reset to X": the value the credential now has. Tried
         # before the copulas, which would otherwise take "changed" for the value of "was".
         rf"(?:{_NEW_VALUE_VERB}{_GAP_BEFORE_VALUE}"
-        rf"|[ \t]*[:=：][ \t]*|[ \t]+(?:{copulas})(?:[ \t]*:)?{_GAP_BEFORE_VALUE}"
+        rf"|[ \t]*(?:[:=：→]|->|=>)[ \t]*|[ \t]+(?:{copulas})(?:[ \t]*:)?{_GAP_BEFORE_VALUE}"
         rf"(?:(?:{_COPULA_ADVERBS})[ \t]+)?)"
     )
 
@@ -185,7 +187,9 @@ _CJK_TELLS = LazyPattern(
 _KOREAN_CHANGE_ADVERBS = "새로|이제|다시|방금|새로운|새거|새 거|바뀐|변경된"
 _KOREAN_NEW_VALUE = LazyPattern(
     r"[은는을를]?[ \t]+(?:"
-    rf"(?:바꿨|바꿈|바꿔|바뀜|바뀌었|바뀌|변경했|변경함|변경됨|변경)[가-힣]{{0,3}}[.!~]*[ \t]+"
+    # "비번 바꿈 → X": an arrow may point from the change to the new value.
+    rf"(?:바꿨|바꿈|바꿔|바뀜|바뀌었|바뀌|변경했|변경함|변경됨|변경)[가-힣]{{0,3}}[.!~]*"
+    r"(?:[ \t]*(?:→|->|=>))?[ \t]+"
     # "비번 바뀜 ㅋㅋ 이제 X": laughter or a sigh between the change and the new value.
     rf"(?:[ㅋㅎㅠㅜ]+[ \t]+)?(?:(?:{_KOREAN_CHANGE_ADVERBS})[ \t]+)?"
     rf"|(?:{_KOREAN_CHANGE_ADVERBS})(?:[ \t]*[은는])?[ \t]+)" + _PROSE_VALUE
@@ -264,6 +268,7 @@ _STATEMENT_STARTS = frozenset(
         "per",
         "is:",
         "was:",
+        *("→", "->", "=>"),
         *_QUALIFIERS.split("|"),
         *_NEW_VALUE_VERBS.split("|"),
         *_NEW_VALUE_LEADS.split("|"),
@@ -339,7 +344,7 @@ ASSIGNED, STATED, BARE = "assigned", "stated", "bare"
 PAIR_STATED, PAIR_BARE = "pair-stated", "pair-bare"
 
 
-def _has_shape(family: str, value: str, form: str) -> bool:
+def _has_shape(family: str, value: str, form: str, min_digits: int = 4) -> bool:
     """The family's test on the value's shape alone (cheap, so it runs first)."""
     if family == WEAK:
         plain = looks_random(value) and not is_public_identifier(value)
@@ -354,14 +359,15 @@ def _has_shape(family: str, value: str, form: str) -> bool:
         return form == STATED and has_password_shape(value)
     if family in ("pin", "code"):
         if value.isdigit() or _NUMERIC_CODE.fullmatch(value):
-            return 4 <= sum(ch.isdigit() for ch in value) <= 16
+            return min_digits <= sum(ch.isdigit() for ch in value) <= 16
         return form != BARE and has_password_shape(value) and (family == "pin" or has_digit(value))
     return looks_like_credential(value) and (form != BARE or len(value) >= 12)
 
 
-def acceptable(family: str, value: str, form: str) -> bool:
-    """Does `value` look like what a `family` credential stated in `form` would be?"""
-    if not value or not _has_shape(family, value, form) or is_published_key(value):
+def acceptable(family: str, value: str, form: str, min_digits: int = 4) -> bool:
+    """Does `value` look like what a `family` credential stated in `form` would be? A code has at least
+    `min_digits` digits (a combination lock's may have three)."""
+    if not value or not _has_shape(family, value, form, min_digits) or is_published_key(value):
         return False
     if family in ("pin", "code") and (value.isdigit() or _NUMERIC_CODE.fullmatch(value)):
         return True  # 0000 and 111441 are codes people really use, not masks
@@ -431,7 +437,8 @@ def _candidate(head: Head, match: re.Match[str], form: str, covered: Coverage) -
         family, test_form, rule = "password", BARE, "context-pair"  # "SSO / Okta" is no pair: a shape
     elif form == BARE and family in ("password", "pass") and _YEAR.fullmatch(value):
         test_form = STATED if _CLAUSE_END.match(match.string, end) else BARE
-    if covered.covers(start, end) or not acceptable(family, value, test_form):
+    min_digits = LOCK_MIN_DIGITS if head.word in LOCK_HEADS else 4
+    if covered.covers(start, end) or not acceptable(family, value, test_form, min_digits):
         return None
     if names_an_entry(match.string, head, value):
         return None

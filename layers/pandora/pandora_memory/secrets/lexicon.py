@@ -50,6 +50,17 @@ SELF_QUALIFIED_CODE_WORDS: frozenset[str] = _words(
     entsperrcode pincode toegangscode deurcode kluiscode zahlencode
     """
 )
+# Things opened by a number alone: "lockbox 4471", "the key safe at the flat is 2298", "back door keypad
+# is 086002#". A combination lock may take three digits ("the lockbox at the rehearsal space is 127").
+LOCK_HEADS: frozenset[str] = frozenset(
+    {
+        *("lockbox", "lock box", "key box", "keybox", "key safe", "keysafe", "key-safe", "keypad"),
+        *("bike lock", "padlock", "padlock combo", "locker combo", "lock combo"),
+        *("combination lock", "lock combination"),
+    }
+)
+LOCK_MIN_DIGITS = 3
+
 HEAD_FAMILIES: dict[str, str] = {
     **dict.fromkeys(_PASSWORD_HEADS, "password"),
     **dict.fromkeys(_words("pin passcode 핀 핀번호 pin번호 暗証番号 도어락번호 현관번호 도어락"), "pin"),
@@ -59,7 +70,9 @@ HEAD_FAMILIES: dict[str, str] = {
     **dict.fromkeys(("경보기 코드", "경보 코드", "출입 코드", "보안 코드", "금고 코드", "현관 코드"), "pin"),
     **dict.fromkeys(("도어락 코드", "대문 코드", "공동현관 코드", "출입문 코드"), "pin"),
     # Things opened by a number alone: "lockbox 4471", "bike lock 0412".
-    **dict.fromkeys(("lockbox", "key box", "keybox", "bike lock", "padlock combo", "locker combo"), "pin"),
+    **dict.fromkeys(LOCK_HEADS, "pin"),
+    # A phone's lock screen: "폰 잠금 449209로 바꿈".
+    **dict.fromkeys(("잠금", "잠금번호", "잠금 번호", "잠금 비번"), "pin"),
     # A code named secret or confidential, and the French door keypad: "code secret: 7391", "digicode".
     **dict.fromkeys(
         (
@@ -86,12 +99,15 @@ HEAD_FAMILIES: dict[str, str] = {
 }
 
 # Credential words of English (the rest are of other languages, whose copulas differ: hasło *to* ...).
-ENGLISH_HEADS: frozenset[str] = _words(
-    """
+ENGLISH_HEADS: frozenset[str] = (
+    _words(
+        """
     password passwords passwd passphrase pwd pw pin passcode code codes combination combo otp key keys
     apikey token tokens secret secrets credential credentials creds pass auth dsn login logins logon
     signin sign-in wifi wi-fi wlan
     """
+    )
+    | LOCK_HEADS
 )
 
 # Password words that may stand alone as a label: "user bob pass X", "pw X", "pwd: X".

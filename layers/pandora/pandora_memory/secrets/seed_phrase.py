@@ -26,6 +26,9 @@ MIN_WORDS = 12
 # purpose: a missed phrase cannot be taken back, a false block costs one review.
 MIN_DISTINCT_RATIO = 0.5
 MIN_BIP39_SHARE_BY_NAME = 1 / 3
+# Near a wallet or "the words are:" without the phrase's name, most of the run must be list words: a
+# phrase a wallet app showed may still hold a word or two typed wrong ("pocket", "gravel").
+MIN_BIP39_SHARE_BY_CONTEXT = 3 / 4
 LOOK_BEHIND = 160
 LOOK_AHEAD = 320
 
@@ -142,21 +145,30 @@ def _bip39_runs(text: str) -> Iterator[tuple[int, int]]:
                 yield run_start, run_end
 
 
-def _named_runs(text: str) -> Iterator[tuple[int, int]]:
-    """Runs of plain words next to the phrase's own name, a third of them BIP39 words."""
-    for start, end in _windows(text, _PHRASE_NAME):
+def _plain_runs(text: str, context: re.Pattern[str], min_share: float) -> Iterator[tuple[int, int]]:
+    """Runs of plain words next to `context`, at least `min_share` of them BIP39 words."""
+    for start, end in _windows(text, context):
         for run_start, run_end in _runs(text, start, end, _is_plain):
             words = _words_between(text, run_start, run_end)
             in_list = sum(map(BIP39_WORDS.__contains__, words))
-            if _varied(words) and in_list >= MIN_BIP39_SHARE_BY_NAME * len(words):
+            if _varied(words) and in_list >= min_share * len(words):
                 yield run_start, run_end
+
+
+def _named_runs(text: str) -> Iterator[tuple[int, int]]:
+    """Next to the phrase's own name, a third of the run may be enough."""
+    return _plain_runs(text, _PHRASE_NAME, MIN_BIP39_SHARE_BY_NAME)
+
+
+def _context_runs(text: str) -> Iterator[tuple[int, int]]:
+    return _plain_runs(text, _CONTEXT, MIN_BIP39_SHARE_BY_CONTEXT)
 
 
 def seed_phrase_candidates(text: str) -> Iterator[Candidate]:
     """Runs found both ways that overlap are one phrase, as wide as both: a named run may reach past
     a typo that ended a BIP39 run."""
     merged: list[tuple[int, int]] = []
-    for run_start, run_end in sorted({*_bip39_runs(text), *_named_runs(text)}):
+    for run_start, run_end in sorted({*_bip39_runs(text), *_named_runs(text), *_context_runs(text)}):
         if merged and run_start <= merged[-1][1]:
             merged[-1] = (merged[-1][0], max(run_end, merged[-1][1]))
         else:

@@ -18,7 +18,13 @@ from pandora_memory.secrets.heads import find_heads
 from pandora_memory.secrets.jwt_claims import classify_jwt
 from pandora_memory.secrets.kubernetes import KUBERNETES_NEEDLES, kubernetes_secrets
 from pandora_memory.secrets.lexicon import NON_SECRET_SUFFIXES
-from pandora_memory.secrets.user_pairs import EMAIL_NEEDLES, default_user_pairs, email_pairs
+from pandora_memory.secrets.user_pairs import (
+    ACCOUNT_WORD_NEEDLES,
+    EMAIL_NEEDLES,
+    account_word_pairs,
+    default_user_pairs,
+    email_pairs,
+)
 from pandora_memory.secrets.user_pairs import NEEDLES as USER_PAIR_NEEDLES
 from pandora_memory.secrets.values import (
     components,
@@ -127,6 +133,21 @@ _URL_PARAMETER = re.compile(
 )
 
 
+# Where an authorization server sends its one-time code back: a callback, a redirect, an OAuth path, or
+# a URL that also carries the flow's `state`.
+_AUTHORIZATION_RETURN = re.compile(r"callback|redirect|oauth|/auth|[?&;]state=", re.IGNORECASE)
+
+
+def _authorization_code(text: str, at: int, value: str) -> bool:
+    """ "…/auth/naver/callback?code=MNmIZVuGDiQSZvWnXT&state=…": a short code in such a URL grants a
+    login even when it is too short to look random; a plain word or number does not."""
+    url_start = max(text.rfind(" ", 0, at), text.rfind("\n", 0, at)) + 1
+    url_end = len(text) if (space := text.find(" ", at)) < 0 else space
+    if _AUTHORIZATION_RETURN.search(text, url_start, url_end) is None:
+        return False
+    return (len(value) >= 10 and not value.isalpha()) or (len(value) >= 12 and not value.islower())
+
+
 def url_parameters(text: str) -> Iterator[Candidate]:
     for match in _URL_PARAMETER.finditer(text):
         name = match.group("name").lower()
@@ -134,6 +155,8 @@ def url_parameters(text: str) -> Iterator[Candidate]:
         if is_dismissed(value):
             continue
         credential_like = looks_like_credential(value) or len(value) >= 24
+        if name == "code" and not credential_like:
+            credential_like = _authorization_code(text, match.start(), value)
         if name in {"password", "passwd", "pwd", "pass"}:
             credential_like = len(value) >= 4
         if not credential_like:
@@ -368,4 +391,5 @@ STRUCTURE_RULES: tuple[StructureRule, ...] = (
     StructureRule(("('", '("', ", '", ', "'), positional_credentials),
     StructureRule(USER_PAIR_NEEDLES, default_user_pairs),
     StructureRule(EMAIL_NEEDLES, email_pairs),
+    StructureRule(ACCOUNT_WORD_NEEDLES, account_word_pairs),
 )

@@ -40,6 +40,16 @@ _EMAIL_PAIR = re.compile(
     r"[ \t]*(?:/|[ \t]:|\|)[ \t]*(?P<value>[^\s\"'`<>,;]{4,128})"
 )
 EMAIL_NEEDLES = ("@",)
+# "her netflix login is her email + mmwshW296", "ines's netflix is her email and marmelada2000": the
+# account named by the word for it, then the password. Only a value with a digit counts ("my email and
+# Slack" is no pair).
+_ACCOUNT_WORD_PAIR = re.compile(
+    r"\b(?:e-?mail(?:[ \t]+address)?|gmail|username|user[ \t]name|phone[ \t]number)"
+    r"[ \t]*(?:\+|&|/|,|\band\b|\bplus\b)[ \t]*(?:(?:the[ \t]+)?(?:password|pw|pass)[ \t]+)?"
+    r"(?P<value>[^\s\"'`<>,;]{6,64})",
+    re.IGNORECASE,
+)
+ACCOUNT_WORD_NEEDLES = ("mail", "username", "user name", "phone number")
 
 
 def _password_shaped(value: str) -> bool:
@@ -83,3 +93,16 @@ def email_pairs(text: str) -> Iterator[Candidate]:
             continue
         offset = match.start("value")
         yield Candidate("password", offset + start, offset + end, "email-pair", PRIORITY)
+
+
+def account_word_pairs(text: str) -> Iterator[Candidate]:
+    for match in _ACCOUNT_WORD_PAIR.finditer(text):
+        raw = match.group("value")
+        start, end = strip_value(raw)
+        value = raw[start:end]
+        if not (has_digit(value) and has_password_shape(value)) or not _could_be_password(value):
+            continue
+        if _VERSION_LED.fullmatch(value):
+            continue
+        offset = match.start("value")
+        yield Candidate("password", offset + start, offset + end, "account-word-pair", PRIORITY)

@@ -523,3 +523,83 @@ def test_a_sum_of_money_in_the_fiction_is_no_reason_for_review() -> None:
     )
 
     assert "candidate.review.money" not in decision.rules, decision.reason
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "gift vouchers are parked till summer. not touching it",
+        "brent at kestrel is the marketing guy, the owner pam is the one who actually signs",
+    ],
+)
+def test_a_plain_statement_needs_less_evidence_than_a_hedged_one(message: str) -> None:
+    plain = should_auto_create_memory_candidate(message, namespace="real_life")
+    hedged = should_auto_create_memory_candidate(f"{message} lol maybe", namespace="real_life")
+
+    assert plain.should_create_candidate, plain.reason
+    assert not hedged.should_create_candidate, hedged.reason
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "pulled 5k out of the shop acct in jan to cover the mortgage, mike says that might come up later",
+        "took 3k out of the studio acct to cover the mortgage in march, still haven't put it back",
+    ],
+)
+def test_a_sum_without_its_currency_beside_an_account_still_waits_for_review(message: str) -> None:
+    decision = should_auto_create_memory_candidate(message, namespace="real_life")
+
+    assert decision.requires_review, decision.reason
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "we're at 2300 followers on the shop page, the goal is 5k by summer",
+        "decided: 1200 dpi scans for the card backs from now on",
+        "the api returns 404 on the account page, fixing it tomorrow",
+    ],
+)
+def test_a_number_that_counts_something_else_is_no_sum_of_money(message: str) -> None:
+    decision = should_auto_create_memory_candidate(message, namespace="real_life")
+
+    assert decision.should_create_candidate, decision.reason
+    assert "candidate.review.money" not in decision.rules, decision.reason
+
+
+@pytest.mark.parametrize(
+    ("message", "cue"),
+    [
+        ("new flat for the forms: Lindengracht 88A, Amsterdam. still need to change them", "street address"),
+        ("returns go to 4417 rue des Érables, apt 3 from now on", "street address"),
+        ("refunds go to the savings account 301-557-902144 from now on", "identifying number"),
+    ],
+)
+def test_addresses_and_account_numbers_of_other_countries_are_private(message: str, cue: str) -> None:
+    decision = should_auto_create_memory_candidate(message, namespace="real_life")
+
+    assert decision.sensitivity is Sensitivity.PRIVATE, decision.reason
+    assert cue in decision.reason, decision.reason
+    assert decision.requires_review
+
+
+def test_a_date_in_three_groups_is_no_account_number() -> None:
+    decision = should_auto_create_memory_candidate(
+        "release train moved to 12-01-2026 for the mobile app, final", namespace="real_life"
+    )
+
+    assert decision.sensitivity is not Sensitivity.PRIVATE, decision.reason
+
+
+def test_a_statement_that_opens_on_a_person_is_about_the_relationship() -> None:
+    decision = should_auto_create_memory_candidate(
+        "my sister and i split the storage unit 50/50 since the move", namespace="real_life"
+    )
+    product = should_auto_create_memory_candidate(
+        "aws says AccessDenied for the uploads bucket since the move", namespace="real_life"
+    )
+
+    assert "person subject" in decision.cues, decision.reason
+    assert decision.memory_type is MemoryType.RELATIONSHIP_LOOP, decision.reason
+    assert "person subject" not in product.cues, product.reason

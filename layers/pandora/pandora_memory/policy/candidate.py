@@ -61,19 +61,27 @@ def _names_another_person(reading: Reading, choice: NamespaceChoice, rules: Cand
 def _names_own_money(
     reading: Reading, about: Sequence[Clause], choice: NamespaceChoice, rules: CandidateRules
 ) -> bool:
-    """A sum of the user's own money spent, lost, owed or lent ("spent $640 on booster boxes", "fronted
-    $2,500 for the bail"); a price set for customers ("$120/hr for the audit") is business."""
+    """A sum of the user's own money spent, lost, owed, lent or moved ("spent $640 on booster boxes",
+    "fronted $2,500 for the bail"); a price set for customers ("$120/hr for the audit") is business."""
     if not (
         rules.review_when_money
         and reading.is_candidate
         and choice.namespace is Namespace.REAL_LIFE
-        and any(rules.money_pattern.search(clause.lowered) for clause in about)
+        and any(_names_a_sum(clause, rules) for clause in about)
     ):
         return False
     words = rules.own_money_words
     return any(not words.isdisjoint(clause.tokens) for clause in about) or any(
         stem in clause.lowered for clause in about for stem in rules.own_money_stems
     )
+
+
+def _names_a_sum(clause: Clause, rules: CandidateRules) -> bool:
+    """A currency amount ("$640", "30만원"), or a bare one beside what holds money ("pulled 5k out of the
+    shop acct", "moved 800 out of the doula account")."""
+    if rules.money_pattern.search(clause.lowered):
+        return True
+    return not rules.money_nouns.isdisjoint(clause.tokens) and bool(rules.bare_amount.search(clause.lowered))
 
 
 def should_auto_create_memory_candidate(

@@ -126,6 +126,8 @@ class StatementRules:
     momentary_time_weight: float
     specific_shapes: frozenset[str]
     intensifiers: frozenset[str]
+    plain_breaking_words: frozenset[str]
+    plain_breaking_marks: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +144,8 @@ class PeopleRules:
     lowercase_companion: re.Pattern[str]  # "matilde랑": a name only where the cue is about people
     lowercase_name: re.Pattern[str]
     not_lowercase_names: frozenset[str]
+    subject_weight: float
+    subject_reach: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,6 +220,7 @@ class CandidateRules:
     summary_fillers: re.Pattern[str]
     summary_filler_words: frozenset[str]
     threshold: float
+    plain_statement_threshold: float
     type_cap: float
     confidence_at_threshold: float
     confidence_slope: float
@@ -228,6 +233,8 @@ class CandidateRules:
     money_pattern: GatedPattern
     own_money_words: frozenset[str]
     own_money_stems: tuple[str, ...]
+    money_nouns: frozenset[str]
+    bare_amount: re.Pattern[str]
     veto_confidence: float
     uncertainty_penalty: float
     accepted_assistant_factor: float
@@ -323,6 +330,8 @@ def _people_rules(table: Mapping[str, Any]) -> PeopleRules:
             rf"(?:{_alternation(table['lowercase_name_verbs'])})\b"
         ),
         not_lowercase_names=frozenset(table["not_lowercase_names"]),
+        subject_weight=float(table["subject_weight"]),
+        subject_reach=int(table["subject_reach"]),
     )
 
 
@@ -463,6 +472,8 @@ def candidate_rules() -> CandidateRules:
             momentary_time_weight=float(statement["momentary_time_weight"]),
             specific_shapes=frozenset(statement["specific_shapes"]),
             intensifiers=frozenset(statement["intensifiers"]),
+            plain_breaking_words=frozenset(statement["plain_breaking_words"]),
+            plain_breaking_marks=tuple(statement["plain_breaking_marks"]),
         ),
         shapes=(shape_rules := _shape_rules(shapes, weights)),
         people=_people_rules(people),
@@ -526,6 +537,7 @@ def candidate_rules() -> CandidateRules:
             word for phrase in table["summary_fillers"] for word in phrase.split()
         ),
         threshold=float(table["threshold"]),
+        plain_statement_threshold=float(table["plain_statement_threshold"]),
         type_cap=float(table["type_cap"]),
         confidence_at_threshold=float(table["confidence_at_threshold"]),
         confidence_slope=float(table["confidence_slope"]),
@@ -538,6 +550,8 @@ def candidate_rules() -> CandidateRules:
         money_pattern=_pattern_giving(shape_rules.patterns, str(table["money_cue"])),
         own_money_words=frozenset(table["own_money_words"]),
         own_money_stems=tuple(table["own_money_stems"]),
+        money_nouns=frozenset(table["money_nouns"]),
+        bare_amount=re.compile(table["bare_amount"]),
         veto_confidence=float(table["veto_confidence"]),
         uncertainty_penalty=float(table["uncertainty_penalty"]),
         accepted_assistant_factor=float(table["accepted_assistant_factor"]),

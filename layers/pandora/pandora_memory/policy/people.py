@@ -13,6 +13,7 @@ NAMED_PERSON = "named person"
 KIN_WORD = "family or partner"
 THIRD_PERSON = "he/she"
 COMPANION_PHRASE = "someone and I"
+PERSON_SUBJECT = "person subject"
 _CONTEXT = 24
 _PUNCTUATION_AS_SPACE = str.maketrans(",.;:!?()", "        ")
 
@@ -77,3 +78,19 @@ def _has_named_person(text: str, rules: CandidateRules, *, pronoun: bool) -> boo
         if pronoun and match.start() > 1 and padded[match.start() - 2] not in ".!?":
             return True
     return False
+
+
+def leads_with_person(text: str, hits: Sequence[Hit], rules: CandidateRules) -> bool:
+    """The statement is about someone: it opens on them ("mum and i aren't speaking", "Gus from the club is
+    lending me his lift", "은숙쌤이 ..."), so what it says is the state between them and the user."""
+    people = rules.people
+    if any(hit.cue.family in (KIN, COMPANION) and hit.token_start <= 1 for hit in hits):
+        return True
+    # A lower-case word before "says" is as often a product ("aws says AccessDenied"): not read here.
+    opening = text[: people.subject_reach]
+    if not text.isascii() and people.korean_name.search(opening) is not None:
+        return True
+    name = people.name.match(text)
+    if name is None or name.group() in people.not_names:
+        return False
+    return _has_named_person(opening, rules, pronoun=False)

@@ -23,7 +23,7 @@ from pandora_memory.policy.clauses import Clause, Mood, hits_by_family, read_tex
 from pandora_memory.policy.lexicon import Hit
 from pandora_memory.policy.memory_types import RULE_ID_BY_TYPE, TypeEvidence
 from pandora_memory.policy.models import MemoryType
-from pandora_memory.policy.people import names_someone, person_cues
+from pandora_memory.policy.people import PERSON_SUBJECT, leads_with_person, names_someone, person_cues
 
 RULE_NO_STATEMENT = "candidate.no_durable_statement"
 RULE_BELOW_THRESHOLD = "candidate.below_threshold"
@@ -123,6 +123,29 @@ def read_turn(
     reading.people = person_cues(" ".join(c.text for c in about), person_hits, rules)
     _conclude(reading, verdict, gathered, user_hits, namespace, rules)
     return reading
+
+
+def _plain_statement(
+    verdict: durability.Durability,
+    momentary_penalty: float,
+    gathered: _Gathered,
+    clauses: Sequence[Clause],
+    rules: CandidateRules,
+) -> bool:
+    """A statement the user made in their own words with nothing that weakens it: no hedge or
+    retraction, nothing of the moment, no question, hypothetical, request or reported clause set aside,
+    no reply it leans on, no banter. Writers file such facts even when few cue words back them."""
+    if verdict.uncertainty or verdict.cues or momentary_penalty or gathered.bonus:
+        return False
+    if any(rule in _SKIPPED_MOOD_RULES for rule in verdict.rules):
+        return False
+    breaking = rules.statement.plain_breaking_words
+    return all(breaking.isdisjoint(clause.tokens) for clause in clauses) and not any(
+        mark in clause.lowered for clause in clauses for mark in rules.statement.plain_breaking_marks
+    )
+
+
+_SKIPPED_MOOD_RULES = frozenset(durability.RULE_SKIPPED_MOOD.values())
 
 
 def _note_verdict(reading: Reading, verdict: durability.Durability) -> None:
@@ -236,6 +259,10 @@ def _conclude(
     # unnamed.
     implied = _PRIVATE in user_hits or PERSON_IMPLIED in user_hits
     has_person = bool(reading.people) or implied or (needs_person and names_someone(summary_text, rules))
+    if namespace is Namespace.REAL_LIFE and reading.people and gathered.summary_clauses:
+        lead = gathered.summary_clauses[0]
+        if leads_with_person(lead.text, lead.hits, rules):
+            gathered.types.add(MemoryType.RELATIONSHIP_LOOP, PERSON_SUBJECT, rules.people.subject_weight)
     scores = memory_types.score(gathered.types, verdict.evidence, namespace, has_person, rules)
     ranked = scores.ranked(rules.type_priority)
     best_type, best = ranked[0] if ranked else (MemoryType.NONE, 0.0)
@@ -254,24 +281,27 @@ def _conclude(
     penalty, momentary = statement.momentary(user_hits, rules)
     earned = best + gathered.commitment + declarative.score + gathered.bonus if eligible else best
     total = earned - verdict.uncertainty - penalty
+    threshold = rules.threshold
+    if _plain_statement(verdict, penalty, gathered, reading.about_clauses, rules):
+        threshold = rules.plain_statement_threshold
     if chosen:  # the choice itself is the memory: it reaches the threshold, no further
-        total = max(total, rules.threshold)
+        total = max(total, threshold)
     if momentary:
         reading.cite(statement.RULE_MOMENTARY, momentary, f"of the moment ({quoted(momentary)})")
     reading.summary_clauses = gathered.summary_clauses
     base_logit = _logit(rules.confidence_at_threshold)
 
-    if total < rules.threshold or not eligible:
-        reading.confidence = _sigmoid(base_logit + rules.confidence_slope * (rules.threshold - total))
+    if total < threshold or not eligible:
+        reading.confidence = _sigmoid(base_logit + rules.confidence_slope * (threshold - total))
         if total <= 0.0 and not verdict.evidence:
             reading.cite(RULE_NO_STATEMENT, note="no durable statement")
         else:
             closest = f" (closest type {best_type.value})" if best > 0 else ""
-            note = f"evidence {total:.2f} below threshold {rules.threshold:.2f}{closest}"
+            note = f"evidence {total:.2f} below threshold {threshold:.2f}{closest}"
             reading.cite(RULE_BELOW_THRESHOLD, note=note)
         return
 
-    logit = base_logit + rules.confidence_slope * (total - rules.threshold)
+    logit = base_logit + rules.confidence_slope * (total - threshold)
     if best > 0.0:
         logit -= rules.ambiguity_penalty * (runner_up / best)
     if fallback or chosen:

@@ -28,13 +28,14 @@ _REGION = re.compile(
 _ENVIRONMENTS = ("-prod", "-production", "-staging", "-dev")
 # One pass per numeric token; the group that matched names the shape. A long number is an ID, account
 # or card number: a Korean resident number (6-7), a US SSN or Korean business number (3-2-4/5), 12 to
-# 19 digits, or a card's four groups of four.
+# 19 digits, a card's four groups of four, or a bank account or phone number in three groups
+# ("110-482-739201", "010-4821-7730"; not a date: its first groups are short).
 _NUMBER_SHAPE = re.compile(
     r"(?P<version>v?\d+(?:\.\d+)+(?:\.x)?)"
     r"|(?P<clock>\d{1,2}(?::\d{2})?(?:am|pm)|\d{1,2}:\d{2})"
     r"|(?P<duration>\d+(?:ms|s|mb|gb|kb|days|d|h|min|mins))"
     r"|(?P<metric>\d+(?:\.\d+)?k)"
-    r"|(?P<long_number>\d{6}-\d{7}|\d{3}-\d{2}-\d{4,5}|\d{12,19}|(?:\d{4}-){3}\d{4})"
+    r"|(?P<long_number>\d{6}-\d{7}|\d{3}-\d{2}-\d{4,5}|\d{12,19}|(?:\d{4}-){3}\d{4}|\d{3,6}-\d{3,6}-\d{4,8})"
 )
 _DIGIT = re.compile(r"\d")
 # "TZ=UTC", "LOG_LEVEL = info": an upper-case key given a value (read on the case-kept text).

@@ -660,3 +660,26 @@ def test_pointing_at_options_dates_and_matters_already_discussed_retrieves(messa
 )
 def test_relayed_idle_and_is_that_a_thing_questions_skip(message: str) -> None:
     assert not should_auto_retrieve_memory(message, namespace="real_life").should_retrieve
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "if i print 60 posters at 4.50 each and sell them at 12 whats the profit",
+        "a jar costs me $3.10 to fill and goes for $11, what's the margin",
+        "if i post 2 chapters a week at 4800 words each, how many words total over 12 weeks",
+    ],
+)
+def test_a_word_problem_over_the_users_own_figures_is_arithmetic(message: str) -> None:
+    decision = should_auto_retrieve_memory(message, namespace="real_life")
+
+    assert not decision.should_retrieve, decision.reason
+    assert "math" in decision.reason
+
+
+def test_figures_the_user_asks_to_look_up_are_no_word_problem() -> None:
+    decision = should_auto_retrieve_memory(
+        "what was the total i ended up paying the roofer in april, the 3 invoices", namespace="real_life"
+    )
+
+    assert decision.should_retrieve, decision.reason

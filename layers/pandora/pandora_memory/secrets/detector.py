@@ -18,6 +18,7 @@ from pandora_memory.secrets.entropy import entropy_candidates
 from pandora_memory.secrets.findings import Candidate, Coverage, SecretFinding
 from pandora_memory.secrets.heads import find_heads
 from pandora_memory.secrets.jwt_claims import JWT_NEEDLES, jwt_candidates
+from pandora_memory.secrets.nearby import may_hold, nearby_candidates
 from pandora_memory.secrets.pattern_rule import RuleIndex
 from pandora_memory.secrets.providers import PROVIDER_RULES
 from pandora_memory.secrets.seed_phrase import mentions_seed_phrase, seed_phrase_candidates
@@ -74,6 +75,9 @@ def _candidates(text: str, depth: int = 0) -> list[Candidate]:
         if long_words:
             covered = Coverage(found)
             found.extend(entropy_candidates(text, heads, public_regions(lowered, text), covered))
+    if may_hold(lowered):  # the safety net, last: only where no rule above found the value
+        covered = Coverage(found)
+        found.extend(c for c in nearby_candidates(text) if not covered.covers(c.start, c.end))
     if public_keys:
         found = [c for c in found if not inside(public_keys, c.start, c.start + 1)]
     return found

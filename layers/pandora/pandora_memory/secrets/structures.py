@@ -28,6 +28,7 @@ from pandora_memory.secrets.user_pairs import (
 from pandora_memory.secrets.user_pairs import NEEDLES as USER_PAIR_NEEDLES
 from pandora_memory.secrets.values import (
     components,
+    has_digit,
     is_dismissed,
     is_plain_language,
     looks_like_credential,
@@ -127,7 +128,7 @@ def url_credentials(text: str) -> Iterator[Candidate]:
 _URL_PARAMETER = re.compile(
     r"[?&#;](?P<name>code|access_token|refresh_token|id_token|token|auth_token|oauth_token|oauth_verifier|"
     r"session_token|private_token|api_key|apikey|api-key|key|client_secret|secret|password|passwd|pwd|pass|"
-    r"sig|signature|x-amz-signature|x-amz-security-token|x-goog-signature|x-goog-credential|auth)="
+    r"sig|signature|x-amz-signature|x-amz-security-token|x-goog-signature|x-goog-credential|auth|s|k|t)="
     r"(?P<secret>[^&;\s#\"'<>]{6,})",
     re.IGNORECASE,
 )
@@ -146,6 +147,22 @@ def _authorization_code(text: str, at: int, value: str) -> bool:
     if _AUTHORIZATION_RETURN.search(text, url_start, url_end) is None:
         return False
     return (len(value) >= 10 and not value.isalpha()) or (len(value) >= 12 and not value.islower())
+
+
+# A hook URL is its own credential: whoever has "…/hooks/e5180ed3ffef…" can fire it. The path segment
+# after hooks/webhooks/triggers that is long and random is the secret.
+_HOOK_PATH = re.compile(
+    r"https?://[^\s/]{1,253}/(?:[^\s/?#]{1,64}/){0,6}(?:hooks?|webhooks?|triggers?)/"
+    r"(?:[^\s/?#]{1,64}/){0,4}?(?P<secret>[A-Za-z0-9_\-]{24,256})(?![A-Za-z0-9_\-])",
+    re.IGNORECASE,
+)
+
+
+def hook_urls(text: str) -> Iterator[Candidate]:
+    for match in _HOOK_PATH.finditer(text):
+        value = match.group("secret")
+        if looks_like_credential(value) or (len(value) >= 32 and has_digit(value)):
+            yield Candidate("webhook_url", *match.span("secret"), "hook-url", PRIORITY)
 
 
 def url_parameters(text: str) -> Iterator[Candidate]:
@@ -382,6 +399,7 @@ STRUCTURE_RULES: tuple[StructureRule, ...] = (
     StructureRule(("private key", "private-lines"), private_key_blocks),
     StructureRule(("://",), url_credentials),
     StructureRule(("=",), url_parameters),
+    StructureRule(("hook", "trigger"), hook_urls),
     StructureRule(("bearer", "basic", "authorization"), authorization_headers),
     StructureRule((" -u", "--user", " -a", "--auth"), command_line_user_password),
     StructureRule(("--", " -p", " -a ", "-token", "-secret", "-key", "-cred", "-api"), command_line_flags),

@@ -50,6 +50,12 @@ _ACCOUNT_WORD_PAIR = re.compile(
     re.IGNORECASE,
 )
 ACCOUNT_WORD_NEEDLES = ("mail", "username", "user name", "phone number")
+# "sophie.tricote / Pelote2023$", "Fourviere_Guest / BienvenueLyon69": any login, a slash with spaces
+# around it (a path has none), then a password with a digit and a capital or symbol.
+_SPACED_SLASH_PAIR = re.compile(
+    r"(?<![\w./\-])[A-Za-z][\w.\-]{2,39}[ \t]+/[ \t]+(?P<value>[^\s\"'`<>,;/]{6,64})"
+)
+SPACED_SLASH_NEEDLES = (" / ",)
 
 
 def _password_shaped(value: str) -> bool:
@@ -106,3 +112,16 @@ def account_word_pairs(text: str) -> Iterator[Candidate]:
             continue
         offset = match.start("value")
         yield Candidate("password", offset + start, offset + end, "account-word-pair", PRIORITY)
+
+
+def spaced_slash_pairs(text: str) -> Iterator[Candidate]:
+    for match in _SPACED_SLASH_PAIR.finditer(text):
+        raw = match.group("value")
+        start, end = strip_value(raw)
+        value = raw[start:end]
+        if not has_digit(value) or _VERSION_LED.fullmatch(value) or not _could_be_password(value):
+            continue
+        if value.isalnum() and value.islower():  # "react / nextjs14" names two things
+            continue
+        offset = match.start("value")
+        yield Candidate("password", offset + start, offset + end, "spaced-slash-pair", PRIORITY)

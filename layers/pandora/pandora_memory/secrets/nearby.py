@@ -1,0 +1,233 @@
+"""The safety net under the grammar of the context rules: a credential word, then a value shaped like
+what it names, close by, however the sentence between them runs.
+
+The context rules read how a value is introduced ("password is X", "PIN은 X", "code for the gate X").
+People also write "le code du portail (3C91) mais pas celui de l'alarme, c'est 1945", "the code, which
+I changed last week after the guests, is now 8 1 3 3", "pass is in the next line\\nViennoiserie_42".
+Here a value counts when it stands within a short reach after the word (or right before it, stated
+with "is"/"c'est") and looks like a code (four to twelve digits, spaces, dashes or a closing # allowed)
+or a password (letters with a digit or symbol). A "code" counts only in a sentence that names what it
+opens (a gate, an alarm, a bank card, 2FA...), not an error, zip or promo code. A false block costs one
+review; a missed credential cannot be taken back.
+"""
+
+import re
+from collections.abc import Iterator
+
+from pandora_memory.secrets.findings import Candidate
+from pandora_memory.secrets.lexicon import CODE_QUALIFIERS, LOCK_WORDS, PLAIN_CODE_QUALIFIERS
+from pandora_memory.secrets.user_pairs import SPACED_SLASH_NEEDLES, spaced_slash_pairs
+from pandora_memory.secrets.values import has_digit, has_password_shape, is_dismissed
+
+# After every other rule: where one of them found the value, its name for it stands.
+PRIORITY = 4
+RULE = "nearby-value"
+REACH = 100
+BACK_REACH = 60
+
+_PASSWORD_WORDS = (
+    "password", "passwords", "passwd", "passcode", "passphrase", "pwd", "mdp", "mot de passe",
+    "mots de passe", "contraseña", "contrasena", "senha", "passwort", "kennwort", "wachtwoord",
+    "비번", "비밀번호", "암호", "パスワード",
+)  # fmt: skip
+_CODE_WORDS = (
+    "pin", "pins", "code", "codes", "combination", "combo", "otp", "digicode", "keypad", "lockbox",
+    "key box", "boîte à clés", "boite à clés", "boite a cles", "boîte à clé", "cadenas", "coffre-fort",
+    "code confidentiel", "code secret", "핀번호", "도어락", "暗証番号", "alarm", "alarme", "interphone",
+    "portail",
+)  # fmt: skip
+# Words that open something by themselves: no other word of the sentence needs to say what.
+_LOCKS = frozenset(
+    {"keypad", "lockbox", "key box", "boîte à clés", "boite à clés", "boite a cles", "boîte à clé", "cadenas"}
+    | {"coffre-fort", "digicode", "code confidentiel", "code secret", "combination", "alarm", "alarme"}
+    | {"interphone", "portail", "도어락", "暗証番号", "핀번호", "otp", "pin", "pins"}
+)
+_PLAIN_AFTER = ("postal", "promo", "promotionnel", "erreur", "d'erreur", "de réduction", "produit", "source")
+# Qualifiers right before "code" that say little elsewhere in a sentence ("in front of", "this time").
+_AMBIGUOUS_QUALIFIERS = frozenset(
+    {"front", "time", "screen", "control", "app", "remote", "phone", "tablet", "ipad", "laptop", "kids"}
+    | {"child", "car", "network", "house", "office", "building", "confirmation", "language", "source"}
+)
+# What a code in the sentence opens, beyond the English qualifiers: French, and the words of a login.
+_OPENS = frozenset(
+    {
+        *(CODE_QUALIFIERS - _AMBIGUOUS_QUALIFIERS),
+        *LOCK_WORDS,
+        *("portail", "alarme", "interphone", "coffre", "boîte", "boite", "cadenas", "carte", "banque"),
+        *("confidentiel", "secret", "récupération", "recuperation", "désarmement", "desarmement"),
+        *("sms", "2fa", "backup", "recovery", "bank", "card"),
+        *("verification", "vérification", "one-time", "lock", "door", "safe", "wifi"),
+    }
+)
+
+
+def _alternation(words: tuple[str, ...]) -> str:
+    return "|".join(re.escape(word) for word in sorted(words, key=len, reverse=True))
+
+
+_TRIGGER = re.compile(
+    rf"(?<![\w-])(?:(?P<password>{_alternation(_PASSWORD_WORDS)})|(?P<code>{_alternation(_CODE_WORDS)}))(?![\w-])",
+    re.IGNORECASE,
+)
+_NEEDLES = (*(word.split()[0] for word in (*_PASSWORD_WORDS, *_CODE_WORDS)), *SPACED_SLASH_NEEDLES)
+# Four to twelve digits, maybe spaced or dashed in groups ("8 1 3 3", "73 19 46 82", "0-4-0-9"), maybe
+# closing on the keypad's # key; not a price, a time, a decimal or part of a word.
+_DIGIT_CODE = re.compile(
+    r"(?<![\w.,/:$€£#+-])#?\d(?:(?:[ ]?-[ ]?|[ ])?\d){3,11}#?(?![A-Za-z0-9_%€$£]|[.,:/]\d)"
+)
+# A value ends at blanks, quotes, brackets and where Korean or Japanese glues a particle on ("520662로").
+_TOKEN = re.compile(r"[^\s\"'`()\[\]{},;\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]+")
+# A product or a word with a number is no password ("1password", "nextjs14", "web3").
+_NAMED_THING = re.compile(r"\d+[a-z]+|[a-z]+\d{1,2}")
+_SENTENCE_END = re.compile(r"[.!?](?:\s|$)|\n\s*\n")
+_WORD = re.compile(r"[\w']+")
+# What a number may count instead of opening something: "4719 km", "1500 lines", "2024 model".
+_COUNTED = re.compile(
+    r"\s*(?:km|kms|mi|miles|m|kg|g|lbs?|min|mins|minutes|h|hours|hrs|days|weeks|months|years|yrs|"
+    r"lines|words|pages|users|people|times|euros?|dollars?|pounds?|ans|jours|heures|mois)\b"
+    r"|\s*(?:€|\$|£|%)|년|개|원|명|시|분|초|층|호|번째|살|円|年|個|人|階|番目|歳",
+    re.IGNORECASE,
+)
+_YEAR = re.compile(r"(?:19|20)\d\d")
+_EMAIL = re.compile(r"[^@\s]@[\w-]+\.[A-Za-z]")
+# A short code of letters and digits on a keypad ("58B21", "3C91").
+_KEYPAD_CODE = re.compile(r"(?=(?:[A-Z]*\d){2})(?=\d*[A-Z])[0-9A-Z]{4,8}")
+_GROUP_BREAK = re.compile(r"[ \-]+")
+_YEAR_CLOSES = re.compile(r"[ \t]*(?:$|[\r\n.,;!?)])")
+_COPULAS = frozenset({"is", "was", "c'est", "c’est", "est", ":", "=", "->", "→"})
+_YEAR_LEADS = frozenset({"in", "since", "from", "until", "of", "year", "en", "depuis", "année", "au", "de"})
+# Versions, domains and file names; names of variables and placeholders ("MOT_DE_PASSE"); words joined
+# by hyphens or dots ("junior-level", "sophie.tricote").
+_NOT_A_VALUE = re.compile(
+    r"[vV]?\d+(?:\.\d+)+|.*\.[A-Za-z]{2,5}|[A-Z][A-Z0-9_]+|[A-Za-z]+(?:[-_.][A-Za-z]+)+"
+)
+_VALUE_FIRST = re.compile(
+    r"(?P<value>[^\s\"'`<>()\[\]{},;]{4,64})[ \t]+(?:c'est|c’est|is|est|=|was|:)[ \t]+"
+    r"(?:(?:le|la|les|the|my|mon|ma|mes|our|notre)[ \t]+)?(?:[\w'-]+[ \t]+){0,2}$",
+    re.IGNORECASE,
+)
+
+
+def _sentence(text: str, start: int, end: int) -> str:
+    """The sentence around [start, end), lower-cased."""
+    opening = max((m.end() for m in _SENTENCE_END.finditer(text, max(0, start - 200), start)), default=0)
+    closing = _SENTENCE_END.search(text, end, end + 200)
+    return text[max(opening, start - 200) : closing.start() if closing else end + 200].lower()
+
+
+def _names_what_it_opens(text: str, start: int, end: int) -> bool:
+    before = text[max(0, start - 24) : start].lower().split()
+    after = text[end : end + 24].lower().lstrip()
+    if (before and before[-1].strip(".,:;") in PLAIN_CODE_QUALIFIERS) or after.startswith(_PLAIN_AFTER):
+        return False
+    return not _OPENS.isdisjoint(_WORD.findall(_sentence(text, start, end)))
+
+
+def _typed_like_a_code(value: str) -> bool:
+    """Digits typed in groups: a combination or backup code is dashed ("24-8-36", "8697-7623", not a
+    date "12-01-2026"); spaced, its groups are alike ("8 1 3 3", "73 19 46 82", "8697 7623"). "404 12",
+    "12 12" and "404 404" are numbers side by side."""
+    groups = [group for group in _GROUP_BREAK.split(value) if group]
+    if len(groups) == 1:
+        return True
+    if len(set(groups)) == 1:
+        return False
+    sizes = [len(group) for group in groups]
+    if "-" in value:
+        return sizes not in ([2, 2, 4], [4, 2, 2], [1, 2, 4], [2, 1, 4], [1, 1, 4])
+    size = sizes[0]
+    return len(set(sizes)) == 1 and len(groups) >= {1: 4, 2: 3, 4: 2}.get(size, 99)
+
+
+def _digit_code(text: str, match: re.Match[str]) -> bool:
+    value = match.group()
+    if _COUNTED.match(text, match.end()):
+        return False
+    if not _typed_like_a_code(value.strip("#")):
+        return False
+    if _YEAR.fullmatch(value.strip("#")):
+        # "password 2025 rotation": a year the sentence goes on from dates it; "c'est 1945" states it.
+        lead = text[max(0, match.start() - 12) : match.start()].lower().split()
+        if lead and lead[-1] in _YEAR_LEADS:
+            return False
+        return _YEAR_CLOSES.match(text, match.end()) is not None or bool(lead and lead[-1] in _COPULAS)
+    return True
+
+
+def _password_like(value: str) -> bool:
+    value = value.lstrip("=:>→-")
+    if _NAMED_THING.fullmatch(value):
+        return False
+    if not 6 <= len(value) <= 64 or "/" in value or _EMAIL.search(value) or value[0] in ".$%~#@:":
+        return False
+    if _NOT_A_VALUE.fullmatch(value) and not (value.isupper() and has_digit(value) and "_" not in value):
+        return False
+    return has_password_shape(value) and not is_dismissed(value)
+
+
+def _first_value(
+    text: str, start: int, limit: int, password: str | None, code_word: bool = False
+) -> tuple[int, int, str] | None:
+    """The first code or password-shaped value in text[start:limit]; after a password word, a number
+    that is a placeholder ("111111") is none."""
+    codes = (m for m in _DIGIT_CODE.finditer(text, start, limit) if _digit_code(text, m))
+    code = next((m for m in codes if password is None or not is_dismissed(m.group())), None)
+    for token in _TOKEN.finditer(text, start, limit):
+        if code is not None and token.start() >= code.start():
+            break
+        raw = token.group().rstrip(".:!?")
+        value = raw.lstrip("=:>→-")
+        keypad = code_word and _KEYPAD_CODE.fullmatch(value) is not None
+        if keypad or _password_like(value):
+            start = token.start() + len(raw) - len(value)
+            return start, start + len(value), "pin" if keypad else "password"
+    if code is not None:
+        return code.start(), code.end(), "pin"
+    return None
+
+
+def _reach_end(text: str, start: int) -> int:
+    """A value is looked for up to REACH characters on, across one line break at most."""
+    limit = min(len(text), start + REACH)
+    first_break = text.find("\n", start, limit)
+    if first_break >= 0:
+        second_break = text.find("\n", first_break + 1, limit)
+        if second_break >= 0:
+            limit = second_break
+    return limit
+
+
+def may_hold(lowered: str) -> bool:
+    return any(map(lowered.__contains__, _NEEDLES))
+
+
+def _value_before(text: str, trigger: re.Match[str]) -> Candidate | None:
+    """ "9o9tl77a c'est le code de récupération": the value, a copula, then the credential word."""
+    before = _VALUE_FIRST.search(text, max(0, trigger.start() - BACK_REACH), trigger.start())
+    if before is None:
+        return None
+    value = before.group("value").rstrip(".:!?")
+    digits = _DIGIT_CODE.fullmatch(value) is not None
+    if not (digits or _password_like(value)):
+        return None
+    start = before.start("value")
+    return Candidate("pin" if digits else "password", start, start + len(value), RULE, PRIORITY)
+
+
+def nearby_candidates(text: str) -> Iterator[Candidate]:
+    if any(map(text.__contains__, SPACED_SLASH_NEEDLES)):
+        yield from spaced_slash_pairs(text)
+    for trigger in _TRIGGER.finditer(text):
+        code = trigger.group("code")
+        opens_itself = code is None or code.lower() in _LOCKS
+        if not opens_itself and not _names_what_it_opens(text, *trigger.span()):
+            continue
+        reach = _reach_end(text, trigger.end())
+        found = _first_value(text, trigger.end(), reach, trigger.group("password"), code is not None)
+        if found is not None:
+            start, end, shape = found
+            kind = "pin" if code is not None and shape == "pin" else "password"
+            yield Candidate(kind, start, end, RULE, PRIORITY)
+        before = _value_before(text, trigger)
+        if before is not None:
+            yield before

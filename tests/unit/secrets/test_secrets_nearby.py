@@ -1,0 +1,50 @@
+"""The safety net: a credential word, then a value shaped like what it names, close by."""
+
+import pytest
+from pandora_memory.secrets import find_secrets, redact
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("je lui ai donné le code du portail mais pas celui de l'alarme, c'est 1907 au cas où", "1907"),
+        ("the boathouse keypad, which the committee reset after the regatta, is now 6 0 2 9", "6 0 2 9"),
+        ("bike shed combo is 31 - 7 - 22, turn right first", "31 - 7 - 22"),
+        ("le digicode de l'atelier a changé, maintenant c'est 58B21 puis la touche clé", "58B21"),
+        ("mdp du portail fournisseur = Hirondelle_2019 si jamais", "Hirondelle_2019"),
+        ("Tavira7@ c'est le mot de passe de la box, pour les invités", "Tavira7@"),
+        ("the family spotify password is on the next line\nMarsouin_77", "Marsouin_77"),
+        ("code de récupération que j'ai noté: 4827-1930, ça marche une seule fois?", "4827-1930"),
+        ("the text the bank sent with the verification code said 582904, valid 5 minutes", "582904"),
+    ],
+)
+def test_a_value_close_to_its_credential_word_is_found_whatever_runs_between(text: str, value: str) -> None:
+    redacted = redact(text).text
+
+    assert value not in redacted
+    assert "[REDACTED:" in redacted
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the alarm panel code is 404 404 on the sticker but i never changed it lol",
+        "code review for #2291 is done, merging after lunch",
+        "the password rule is 12 characters minimum with one symbol, from 2025 on",
+        "alarm set for 12-01-2026 at the gate, the installer comes at 9",
+        "my colleague called my code 'half-baked' in front of the whole team",
+        "error code 40317 again on the gate controller firmware",
+        "password 2025 rotation is on the ops calendar",
+        "reset my password for 1password and nextjs14 docs",
+        "the password is 111111 on every demo box, that's the point of a demo",
+        "react / nextjs14 migration, then tcp / IPv6",
+    ],
+)
+def test_numbers_and_words_near_a_credential_word_that_name_nothing_stay(text: str) -> None:
+    assert find_secrets(text) == []
+
+
+def test_the_specific_rule_names_a_value_the_safety_net_also_sees() -> None:
+    findings = find_secrets("login is jdoe / Velvet88")
+
+    assert [finding.rule for finding in findings] == ["context-pair"]

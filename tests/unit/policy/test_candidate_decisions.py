@@ -574,6 +574,8 @@ def test_a_number_that_counts_something_else_is_no_sum_of_money(message: str) ->
         ("new flat for the forms: Lindengracht 88A, Amsterdam. still need to change them", "street address"),
         ("returns go to 4417 rue des Érables, apt 3 from now on", "street address"),
         ("refunds go to the savings account 301-557-902144 from now on", "identifying number"),
+        ("parcels for the club go to 77 harlow rd unit 5 from now on", "street address"),
+        ("new office for the forms: Lindauer Str. 12, Berlin. still need to send it", "street address"),
     ],
 )
 def test_addresses_and_account_numbers_of_other_countries_are_private(message: str, cue: str) -> None:
@@ -603,3 +605,17 @@ def test_a_statement_that_opens_on_a_person_is_about_the_relationship() -> None:
     assert "person subject" in decision.cues, decision.reason
     assert decision.memory_type is MemoryType.RELATIONSHIP_LOOP, decision.reason
     assert "person subject" not in product.cues, product.reason
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "some anon keeps saying i copied the cover art, my sketches are dated months earlier",
+        "odile told the board i'm 'hard to manage'. that's going to follow me into the review",
+    ],
+)
+def test_someone_saying_something_about_the_user_is_a_matter_of_reputation(message: str) -> None:
+    decision = should_auto_create_memory_candidate(message, namespace="real_life")
+
+    assert decision.sensitivity in (Sensitivity.HIGH, Sensitivity.PRIVATE), decision.reason
+    assert decision.requires_review, decision.reason

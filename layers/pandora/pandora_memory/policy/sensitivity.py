@@ -80,10 +80,12 @@ def assess(
         illness = _illness(clauses, rules.sensitivity)
         if illness:
             raise_to(Sensitivity.HIGH, illness)
-        # Every form of address holds a number: clauses without one are not searched.
-        numbered = (clause.text for clause in clauses if NUMBER in clause.shapes)
-        if any(rules.sensitivity.street_address.search(text) for text in numbered):
-            raise_to(Sensitivity.PRIVATE, "street address")
+        # Every form of address holds a number: a turn without one is not searched. The clauses are read
+        # joined, since an abbreviation's full stop may have split one ("Kopenhagener Str. 41").
+        if any(NUMBER in clause.shapes for clause in clauses):
+            joined = " ".join(clause.text for clause in clauses)
+            if rules.sensitivity.street_address.search(joined):
+                raise_to(Sensitivity.PRIVATE, "street address")
     if any(clause.shapes & rules.sensitivity.private_shapes for clause in clauses):
         raise_to(Sensitivity.PRIVATE, "identifying number")
     if real_life and person_cues:

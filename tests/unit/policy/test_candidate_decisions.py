@@ -619,3 +619,13 @@ def test_someone_saying_something_about_the_user_is_a_matter_of_reputation(messa
 
     assert decision.sensitivity in (Sensitivity.HIGH, Sensitivity.PRIVATE), decision.reason
     assert decision.requires_review, decision.reason
+
+
+def test_who_someone_is_to_the_user_is_a_relationship_fact() -> None:
+    person = should_auto_create_memory_candidate(
+        "ines is my manager at the bindery, strict about deadlines but fair", namespace="real_life"
+    )
+    tool = should_auto_create_memory_candidate("pnpm is our package manager now", namespace="real_life")
+
+    assert person.memory_type is MemoryType.RELATIONSHIP_LOOP, person.reason
+    assert tool.memory_type is not MemoryType.RELATIONSHIP_LOOP, tool.reason

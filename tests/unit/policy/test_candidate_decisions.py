@@ -3,6 +3,8 @@
 import pytest
 from pandora_memory.namespaces import Namespace, UnknownNamespaceError
 from pandora_memory.policy.candidate import should_auto_create_memory_candidate
+from pandora_memory.policy.candidate_rules import candidate_rules
+from pandora_memory.policy.clauses import DURABLE_MOODS, read_text
 from pandora_memory.policy.memory_types import RULE_ID_BY_TYPE
 from pandora_memory.policy.models import CandidateStatus, MemoryType, Sensitivity
 from pandora_memory.policy.rules import policy_version
@@ -629,3 +631,22 @@ def test_who_someone_is_to_the_user_is_a_relationship_fact() -> None:
 
     assert person.memory_type is MemoryType.RELATIONSHIP_LOOP, person.reason
     assert tool.memory_type is not MemoryType.RELATIONSHIP_LOOP, tool.reason
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Is landlord insurance generally worth having, would you say?",
+        "should tenants pay the boiler service, or me?",
+    ],
+)
+def test_a_question_opening_on_an_auxiliary_asks_from_its_first_word(message: str) -> None:
+    clauses = read_text(message, candidate_rules())
+
+    assert all(clause.mood not in DURABLE_MOODS for clause in clauses), clauses
+
+
+def test_an_acceptance_before_a_question_stays_an_acceptance() -> None:
+    clauses = read_text("will do, can you draft the email too?", candidate_rules())
+
+    assert clauses[0].mood in DURABLE_MOODS, clauses

@@ -9,7 +9,7 @@ not the user's own memory, unless the clause brings it into the user's world (".
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from enum import StrEnum
 from typing import NamedTuple
 
@@ -227,6 +227,8 @@ def _read_question(piece: str, rules: CandidateRules) -> list[Clause]:
         # question; the tag itself is dropped.
         return clauses[:-1]
     asking = next((i for i, clause in enumerate(clauses) if _asks(clause, rules.mood)), None)
+    if asking != 0 and _opens_on_auxiliary(clauses[0].tokens, rules.mood):
+        asking = 0  # "Is landlord insurance worth it, would you say?" asks from its first word
     first = 0 if asking is None else asking
     asked = Mood.QUESTION if asking is None else clauses[asking].mood
     mood = Mood.QUESTION if asked in DURABLE_MOODS else asked
@@ -237,6 +239,14 @@ def _read_question(piece: str, rules: CandidateRules) -> list[Clause]:
     return clauses[:first] + [
         Clause(c.text, c.lowered, c.tokens, c.hits, mood, c.shapes, c.label) for c in clauses[first:]
     ]
+
+
+def _opens_on_auxiliary(tokens: Sequence[str], mood: MoodRules) -> bool:
+    """In a sentence that ends with "?", a first segment opening on an auxiliary asks even without a
+    subject after it ("Is landlord insurance worth having, would you say?"); "will do, ...?" accepts."""
+    if len(tokens) < 2 or tokens[1] in ("do", "so"):
+        return False
+    return tokens[0] in mood.aux_always or tokens[0] in mood.aux
 
 
 _ALTERNATIVES = frozenset({"or", "vs", "versus"})

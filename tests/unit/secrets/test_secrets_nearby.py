@@ -48,3 +48,28 @@ def test_the_specific_rule_names_a_value_the_safety_net_also_sees() -> None:
     findings = find_secrets("login is jdoe / Velvet88")
 
     assert [finding.rule for finding in findings] == ["context-pair"]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("código del trastero del 4ºC, es el 7 3 0 8, díselo al fontanero", "7 3 0 8"),
+        ("la caja fuerte del despacho, combinación 19-42-7, no la apuntes", "19-42-7"),
+        ("el candado de la bici no abre con 4417, prueba otra vez", "4417"),
+        ("the one time code the bank sent is 604 218 but the page timed out", "604 218"),
+    ],
+)
+def test_codes_in_other_languages_and_groupings_are_found(text: str, value: str) -> None:
+    assert value not in redact(text).text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "connecting as build_bot password=******** host=ci-main, at least the log hides it",
+        "the portal login is tied to my RealMe so it keeps locking my colleague out",
+        "código postal 28012, la calle es Argumosa, para el envío de las llaves",
+    ],
+)
+def test_a_masked_value_a_name_or_a_postcode_near_a_credential_word_stays(text: str) -> None:
+    assert find_secrets(text) == []

@@ -296,7 +296,7 @@ ENGLISH_NON_VALUES: frozenset[str] = _words(
     """
     unique mandatory obligatory compulsory confidential important critical identical similar shorter
     longer stronger weaker better worse easier harder simpler predictable guessable memorable
-    obvious common popular trivial outdated stale current valid active enforced configurable
+    obvious common popular trivial outdated stale current valid active enforced configurable back
     editable elsewhere nowhere included manual useless pointless irrelevant different separate
     shared personal mine yours ours theirs his hers whatever anything everything something nothing
     there here

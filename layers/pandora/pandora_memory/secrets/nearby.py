@@ -22,26 +22,26 @@ from pandora_memory.secrets.values import has_digit, has_password_shape, is_dism
 # After every other rule: where one of them found the value, its name for it stands.
 PRIORITY = 4
 RULE = "nearby-value"
-REACH = 100
+REACH = 140
 BACK_REACH = 60
 
 _PASSWORD_WORDS = (
     "password", "passwords", "passwd", "passcode", "passphrase", "pwd", "mdp", "mot de passe",
     "mots de passe", "contraseña", "contrasena", "senha", "passwort", "kennwort", "wachtwoord",
-    "비번", "비밀번호", "암호", "パスワード",
-)  # fmt: skip
-_CODE_WORDS = (
-    "pin", "pins", "code", "codes", "combination", "combo", "otp", "digicode", "keypad", "lockbox",
-    "key box", "boîte à clés", "boite à clés", "boite a cles", "boîte à clé", "cadenas", "coffre-fort",
-    "code confidentiel", "code secret", "핀번호", "도어락", "暗証番号", "alarm", "alarme", "interphone",
-    "portail",
+    "비번", "비밀번호", "암호", "パスワード", "la contra", "clave", "parola d'ordine", "hasło", "haslo",
+    "pasword", "passwrd", "passowrd", "paswd", "pword", "pw", "credentials", "creds",
 )  # fmt: skip
 # Words that open something by themselves: no other word of the sentence needs to say what.
 _LOCKS = frozenset(
-    {"keypad", "lockbox", "key box", "boîte à clés", "boite à clés", "boite a cles", "boîte à clé", "cadenas"}
-    | {"coffre-fort", "digicode", "code confidentiel", "code secret", "combination", "alarm", "alarme"}
-    | {"interphone", "portail", "도어락", "暗証番号", "핀번호", "otp", "pin", "pins"}
+    {
+        *("keypad", "lockbox", "key box", "boîte à clés", "boite à clés", "boite a cles", "boîte à clé"),
+        *("cadenas", "coffre-fort", "digicode", "code confidentiel", "code secret", "combination", "alarm"),
+        *("alarme", "interphone", "portail", "도어락", "暗証番号", "핀번호", "otp", "pin", "pins", "puk"),
+        *("combinación", "combinacion", "combinação", "combinazione", "caja fuerte", "alarma", "cassaforte"),
+        *("tresor", "intercom", "buzzer", "domofon", "brama", "candado", "cerradura", "cadeado", "lucchetto"),
+    }
 )
+_CODE_WORDS = (*sorted(_LOCKS), "code", "codes", "combo", "código", "codigo", "codice")
 _PLAIN_AFTER = ("postal", "promo", "promotionnel", "erreur", "d'erreur", "de réduction", "produit", "source")
 # Qualifiers right before "code" that say little elsewhere in a sentence ("in front of", "this time").
 _AMBIGUOUS_QUALIFIERS = frozenset(
@@ -57,6 +57,11 @@ _OPENS = frozenset(
         *("confidentiel", "secret", "récupération", "recuperation", "désarmement", "desarmement"),
         *("sms", "2fa", "backup", "recovery", "bank", "card"),
         *("verification", "vérification", "one-time", "lock", "door", "safe", "wifi"),
+        # Spanish, Portuguese, Italian, German.
+        *("portal", "puerta", "garaje", "parking", "trastero", "caja", "llaves", "banco", "tarjeta", "firma"),
+        *("router", "porta", "portão", "cofre", "cartão", "cancello", "carta", "banca", "tür", "tor"),
+        *("garage", "karte", "bank", "briefkasten", "schlüssel"),
+        *("closet", "storage", "shed", "cabinet", "cupboard", "storeroom", "mailbox", "postbox"),
     }
 )
 
@@ -89,6 +94,7 @@ _COUNTED = re.compile(
     re.IGNORECASE,
 )
 _YEAR = re.compile(r"(?:19|20)\d\d")
+_ASSIGNS = re.compile(r"\s*[:=]\s*")
 _EMAIL = re.compile(r"[^@\s]@[\w-]+\.[A-Za-z]")
 # A short code of letters and digits on a keypad ("58B21", "3C91").
 _KEYPAD_CODE = re.compile(r"(?=(?:[A-Z]*\d){2})(?=\d*[A-Z])[0-9A-Z]{4,8}")
@@ -136,7 +142,7 @@ def _typed_like_a_code(value: str) -> bool:
     if "-" in value:
         return sizes not in ([2, 2, 4], [4, 2, 2], [1, 2, 4], [2, 1, 4], [1, 1, 4])
     size = sizes[0]
-    return len(set(sizes)) == 1 and len(groups) >= {1: 4, 2: 3, 4: 2}.get(size, 99)
+    return len(set(sizes)) == 1 and len(groups) >= {1: 4, 2: 3, 3: 2, 4: 2}.get(size, 99)
 
 
 def _digit_code(text: str, match: re.Match[str]) -> bool:
@@ -158,7 +164,9 @@ def _password_like(value: str) -> bool:
     value = value.lstrip("=:>→-")
     if _NAMED_THING.fullmatch(value):
         return False
-    if not 6 <= len(value) <= 64 or "/" in value or _EMAIL.search(value) or value[0] in ".$%~#@:":
+    if not 6 <= len(value) <= 64 or value[0] in ".$%~#@:" or "/" in value or "=" in value:
+        return False
+    if _EMAIL.search(value) or not (has_digit(value) or not value.isalnum()):  # "RealMe" is a name
         return False
     if _NOT_A_VALUE.fullmatch(value) and not (value.isupper() and has_digit(value) and "_" not in value):
         return False
@@ -172,11 +180,14 @@ def _first_value(
     that is a placeholder ("111111") is none."""
     codes = (m for m in _DIGIT_CODE.finditer(text, start, limit) if _digit_code(text, m))
     code = next((m for m in codes if password is None or not is_dismissed(m.group())), None)
-    for token in _TOKEN.finditer(text, start, limit):
+    for index, token in enumerate(_TOKEN.finditer(text, start, limit)):
         if code is not None and token.start() >= code.start():
             break
         raw = token.group().rstrip(".:!?")
         value = raw.lstrip("=:>→-")
+        given = index == 0 and _ASSIGNS.fullmatch(text, start, token.start() + len(raw) - len(value))
+        if given and is_dismissed(value):
+            return None  # the value was given, masked or a placeholder ("password=********")
         keypad = code_word and _KEYPAD_CODE.fullmatch(value) is not None
         if keypad or _password_like(value):
             start = token.start() + len(raw) - len(value)

@@ -683,3 +683,12 @@ def test_figures_the_user_asks_to_look_up_are_no_word_problem() -> None:
     )
 
     assert decision.should_retrieve, decision.reason
+
+
+def test_a_character_named_in_lower_case_owning_something_asks_the_canon() -> None:
+    decision = should_auto_retrieve_memory("list every npc who knows ossian's debt", namespace="au")
+    plain = should_auto_retrieve_memory("list every npc in a classic heist story", namespace="au")
+
+    assert decision.should_retrieve, decision.reason
+    assert "ossian's" in decision.reason
+    assert not plain.should_retrieve, plain.reason

@@ -166,6 +166,19 @@ def _read_names(reading: MessageReading, rules: RetrieveRules) -> None:
         _read_person_habits(reading, rules, joined)
 
 
+_LOWER_POSSESSIVE = re.compile(r"(?<![\w'’])([a-z]{3,})['’]s\b")
+
+
+def _read_lowercase_possessives(reading: MessageReading, rules: RetrieveRules) -> None:
+    """ "list every npc who knows pellam's secret": a name typed in lower case, owning something."""
+    if "'" not in reading.text and "’" not in reading.text:
+        return
+    for match in _LOWER_POSSESSIVE.finditer(reading.text):
+        stem = match.group(1)
+        if stem not in rules.not_possessive_names and stem not in rules.never_names:
+            reading.add("lowercase_possessive", f"{stem}'s")
+
+
 def _read_titled_names(reading: MessageReading, rules: RetrieveRules) -> None:
     """ "dr amaral", "Coach Reyes": the word after a title is a person's name, whatever its case."""
     words = reading.words
@@ -256,6 +269,7 @@ def read_details(reading: MessageReading, rules: RetrieveRules) -> None:
         _read_artifact_edit(reading, rules)
     _read_titled_names(reading, rules)
     _read_names(reading, rules)
+    _read_lowercase_possessives(reading, rules)
     _read_addressed(reading, rules)
     _read_specific_items(reading, rules)
 

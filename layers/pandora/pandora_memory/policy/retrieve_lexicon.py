@@ -246,6 +246,7 @@ class RetrieveRules:
     addressed_before: frozenset[str]
     name_titles: frozenset[str]
     eponym_nouns: frozenset[str]
+    not_possessive_names: frozenset[str]
     story_determiners: frozenset[str]
     news_max_words: int
     news_bare_max_words: int
@@ -346,6 +347,7 @@ def retrieve_rules() -> RetrieveRules:
         addressed_before=_words(names["addressed_before"]),
         name_titles=_words(names["name_titles"]),
         eponym_nouns=_words(names["eponym_nouns"]),
+        not_possessive_names=_words(names["not_possessive_names"]),
         story_determiners=_words(context["story_determiners"]),
         story_indefinites=_words(context["story_indefinites"]),
         generic_story_openers=_words(context["generic_story_openers"]),

@@ -259,9 +259,10 @@ def _context_contributions(
     if namespace is Namespace.AU and (reading.names or story or recalled):
         out.append(Contribution("au_canon_lookup", weights["au_canon_lookup"]))
     # "Corin's rank": a character's own detail is a continuity ask of its own.
-    asks = [*reading.cues.get("canon_check", ()), *reading.cues.get("possessive_name", ())]
+    lowercase_owners = reading.cues.get("lowercase_possessive", ())
+    asks = [*reading.cues.get("canon_check", ()), *reading.cues.get("possessive_name", ()), *lowercase_owners]
     if namespace is Namespace.AU and asks:
-        about = reading.names or recalled or _story_item(reading, rules) is not None
+        about = reading.names or recalled or lowercase_owners or _story_item(reading, rules) is not None
         if about:
             out.append(Contribution("au_continuity_check", weights["au_continuity_check"], tuple(asks)))
     choice = rules.either_or.search(reading.lowered) if namespace is Namespace.AU else None

@@ -162,9 +162,9 @@ def _digit_code(text: str, match: re.Match[str]) -> bool:
 
 def _password_like(value: str) -> bool:
     value = value.lstrip("=:>→-")
-    if _NAMED_THING.fullmatch(value):
-        return False
     if not 6 <= len(value) <= 64 or value[0] in ".$%~#@:" or "/" in value or "=" in value:
+        return False
+    if _NAMED_THING.fullmatch(value):
         return False
     if _EMAIL.search(value) or not (has_digit(value) or not value.isalnum()):  # "RealMe" is a name
         return False
@@ -188,10 +188,10 @@ def _first_value(
         given = index == 0 and _ASSIGNS.fullmatch(text, start, token.start() + len(raw) - len(value))
         if given and is_dismissed(value):
             return None  # the value was given, masked or a placeholder ("password=********")
-        keypad = code_word and _KEYPAD_CODE.fullmatch(value) is not None
+        keypad = code_word and 4 <= len(value) <= 8 and _KEYPAD_CODE.fullmatch(value) is not None
         if keypad or _password_like(value):
-            start = token.start() + len(raw) - len(value)
-            return start, start + len(value), "pin" if keypad else "password"
+            at = token.start() + len(raw) - len(value)
+            return at, at + len(value), "pin" if keypad else "password"
     if code is not None:
         return code.start(), code.end(), "pin"
     return None

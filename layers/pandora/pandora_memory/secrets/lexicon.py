@@ -64,6 +64,9 @@ LOCK_MIN_DIGITS = 3
 HEAD_FAMILIES: dict[str, str] = {
     **dict.fromkeys(_PASSWORD_HEADS, "password"),
     **dict.fromkeys(_words("pin passcode 핀 핀번호 pin번호 暗証番号 도어락번호 현관번호 도어락"), "pin"),
+    # A mobile or telephone banking PIN, and the shared front door of a Korean apartment block, which
+    # opens on a number alone ("공동현관 #8676").
+    **dict.fromkeys(("mpin", "tpin", "공동현관"), "pin"),
     # Korean says "door-lock number" for a door code: the number word alone names nothing.
     **dict.fromkeys(("도어락 번호", "현관 번호", "현관문 번호", "공동현관 번호", "pin 번호"), "pin"),
     # ...and a code by what it opens: "경보기 코드 4821" (the alarm code).

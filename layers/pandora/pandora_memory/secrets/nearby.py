@@ -39,6 +39,7 @@ _LOCKS = frozenset(
         *("alarme", "interphone", "portail", "도어락", "暗証番号", "핀번호", "otp", "pin", "pins", "puk"),
         *("combinación", "combinacion", "combinação", "combinazione", "caja fuerte", "alarma", "cassaforte"),
         *("tresor", "intercom", "buzzer", "domofon", "brama", "candado", "cerradura", "cadeado", "lucchetto"),
+        *("mpin", "tpin", "공동현관"),
     }
 )
 _CODE_WORDS = (*sorted(_LOCKS), "code", "codes", "combo", "código", "codigo", "codice")

@@ -81,8 +81,9 @@ def _has_named_person(text: str, rules: CandidateRules, *, pronoun: bool) -> boo
 
 
 def leads_with_person(text: str, hits: Sequence[Hit], rules: CandidateRules) -> bool:
-    """The statement is about someone: it opens on them ("mum and i aren't speaking", "Gus from the club is
-    lending me his lift", "은숙쌤이 ..."), so what it says is the state between them and the user."""
+    """The statement is about someone: it opens on them ("mum and i aren't speaking", "Dana said she'll
+    cover Fridays", a Korean name with its particle), so what it says is the state between them and the
+    user."""
     people = rules.people
     if any(hit.cue.family in (KIN, COMPANION) and hit.token_start <= 1 for hit in hits):
         return True

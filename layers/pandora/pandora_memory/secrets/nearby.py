@@ -3,7 +3,8 @@ what it names, close by, however the sentence between them runs.
 
 The context rules read how a value is introduced ("password is X", "PIN은 X", "code for the gate X").
 People also write "le code du portail (3C91) mais pas celui de l'alarme, c'est 1945", "the code, which
-I changed last week after the guests, is now 8 1 3 3", "pass is in the next line\\nViennoiserie_42".
+I changed last week after the guests, is now 8 1 3 3", "the spotify password is on the next line" and
+the value on that line.
 Here a value counts when it stands within a short reach after the word (or right before it, stated
 with "is"/"c'est") and looks like a code (four to twelve digits, spaces, dashes or a closing # allowed)
 or a password (letters with a digit or symbol). A "code" counts only in a sentence that names what it
@@ -49,7 +50,8 @@ _AMBIGUOUS_QUALIFIERS = frozenset(
     {"front", "time", "screen", "control", "app", "remote", "phone", "tablet", "ipad", "laptop", "kids"}
     | {"child", "car", "network", "house", "office", "building", "confirmation", "language", "source"}
 )
-# What a code in the sentence opens, beyond the English qualifiers: French, and the words of a login.
+# What a code in the sentence opens, beyond the English qualifiers: a bank card, 2FA, a lock, a door,
+# in the languages of the code words above.
 _OPENS = frozenset(
     {
         *(CODE_QUALIFIERS - _AMBIGUOUS_QUALIFIERS),

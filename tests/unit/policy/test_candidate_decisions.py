@@ -650,3 +650,22 @@ def test_an_acceptance_before_a_question_stays_an_acceptance() -> None:
     clauses = read_text("will do, can you draft the email too?", candidate_rules())
 
     assert clauses[0].mood in DURABLE_MOODS, clauses
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "i don't know about pydantic v2 yet, sticking with v1 for now",
+        "the UI looks bad on mobile, fixing it friday",
+        "root cause was the cron running twice, fixed in the deploy",
+        "screenshots of the new onboarding are in the drive",
+        "머지 충돌 나서 리베이스함",
+        "코드 재검토 끝나면 배포하기로",
+        "the accumulator pattern is cleaner here, decided",
+        "written up the RFC, review on tuesday",
+    ],
+)
+def test_everyday_words_of_work_chat_carry_no_high_sensitivity(message: str) -> None:
+    decision = should_auto_create_memory_candidate(message, namespace="real_life")
+
+    assert decision.sensitivity in (Sensitivity.LOW, Sensitivity.MEDIUM), decision.reason

@@ -73,3 +73,14 @@ def test_codes_in_other_languages_and_groupings_are_found(text: str, value: str)
 )
 def test_a_masked_value_a_name_or_a_postcode_near_a_credential_word_stays(text: str) -> None:
     assert find_secrets(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the storage code handles 1500 requests a second now",
+        "our bank card code path processes 2400 orders a day",
+    ],
+)
+def test_a_number_counting_something_near_a_code_word_is_no_code(text: str) -> None:
+    assert find_secrets(text) == []

@@ -92,7 +92,9 @@ _WORD = re.compile(r"[\w']+")
 # What a number may count instead of opening something: "4719 km", "1500 lines", "2024 model".
 _COUNTED = re.compile(
     r"\s*(?:km|kms|mi|miles|m|kg|g|lbs?|min|mins|minutes|h|hours|hrs|days|weeks|months|years|yrs|"
-    r"lines|words|pages|users|people|times|euros?|dollars?|pounds?|ans|jours|heures|mois)\b"
+    r"lines|words|pages|users|people|times|euros?|dollars?|pounds?|ans|jours|heures|mois|requests|rows|"
+    r"items|records|files|tests|errors|ms|secs?|seconds|mb|gb|tokens|points|followers|views|orders|units|"
+    r"customers|subscribers|downloads|steps|calls|members|tickets)\b"
     r"|\s*(?:€|\$|£|%)|년|개|원|명|시|분|초|층|호|번째|살|円|年|個|人|階|番目|歳",
     re.IGNORECASE,
 )

@@ -77,7 +77,7 @@ def _candidates(text: str, depth: int = 0) -> list[Candidate]:
             found.extend(entropy_candidates(text, heads, public_regions(lowered, text), covered))
     if may_hold(lowered):  # the safety net, last: only where no rule above found the value
         covered = Coverage(found)
-        found.extend(c for c in nearby_candidates(text) if not covered.covers(c.start, c.end))
+        found.extend(c for c in nearby_candidates(text, lowered) if not covered.covers(c.start, c.end))
     if public_keys:
         found = [c for c in found if not inside(public_keys, c.start, c.start + 1)]
     return found

@@ -14,9 +14,11 @@ review; a missed credential cannot be taken back.
 
 import re
 from collections.abc import Iterator
+from typing import NamedTuple
 
 from pandora_memory.secrets.findings import Candidate
 from pandora_memory.secrets.lexicon import CODE_QUALIFIERS, LOCK_WORDS, PLAIN_CODE_QUALIFIERS
+from pandora_memory.secrets.trie import trie_pattern
 from pandora_memory.secrets.user_pairs import SPACED_SLASH_NEEDLES, spaced_slash_pairs
 from pandora_memory.secrets.values import has_digit, has_password_shape, is_dismissed
 
@@ -69,14 +71,31 @@ _OPENS = frozenset(
 )
 
 
-def _alternation(words: tuple[str, ...]) -> str:
-    return "|".join(re.escape(word) for word in sorted(words, key=len, reverse=True))
+_PASSWORD_SET = frozenset(_PASSWORD_WORDS)
+# One trie-shaped pattern over the lower-cased text (the engine jumps between first letters); word
+# boundaries are checked on the few hits, as heads.py does.
+_TRIGGER = re.compile(trie_pattern((*_PASSWORD_WORDS, *_CODE_WORDS)))
+_GLUE = frozenset("-_")
 
 
-_TRIGGER = re.compile(
-    rf"(?<![\w-])(?:(?P<password>{_alternation(_PASSWORD_WORDS)})|(?P<code>{_alternation(_CODE_WORDS)}))(?![\w-])",
-    re.IGNORECASE,
-)
+class _Trigger(NamedTuple):
+    start: int
+    end: int
+    word: str
+    password: bool
+
+
+def _triggers(text: str, lowered: str) -> Iterator[_Trigger]:
+    for match in _TRIGGER.finditer(lowered):
+        start, end = match.span()
+        before = lowered[start - 1] if start else " "
+        after = lowered[end] if end < len(lowered) else " "
+        if before.isalnum() or before in _GLUE or after.isalnum() or after in _GLUE:
+            continue
+        word = match.group()
+        yield _Trigger(start, end, word, word in _PASSWORD_SET)
+
+
 _NEEDLES = (*(word.split()[0] for word in (*_PASSWORD_WORDS, *_CODE_WORDS)), *SPACED_SLASH_NEEDLES)
 # Four to twelve digits, maybe spaced or dashed in groups ("8 1 3 3", "73 19 46 82", "0-4-0-9"), maybe
 # closing on the keypad's # key; not a price, a time, a decimal or part of a word.
@@ -217,9 +236,9 @@ def may_hold(lowered: str) -> bool:
     return any(map(lowered.__contains__, _NEEDLES))
 
 
-def _value_before(text: str, trigger: re.Match[str]) -> Candidate | None:
+def _value_before(text: str, trigger: _Trigger) -> Candidate | None:
     """ "9o9tl77a c'est le code de récupération": the value, a copula, then the credential word."""
-    before = _VALUE_FIRST.search(text, max(0, trigger.start() - BACK_REACH), trigger.start())
+    before = _VALUE_FIRST.search(text, max(0, trigger.start - BACK_REACH), trigger.start)
     if before is None:
         return None
     value = before.group("value").rstrip(".:!?")
@@ -230,19 +249,20 @@ def _value_before(text: str, trigger: re.Match[str]) -> Candidate | None:
     return Candidate("pin" if digits else "password", start, start + len(value), RULE, PRIORITY)
 
 
-def nearby_candidates(text: str) -> Iterator[Candidate]:
+def nearby_candidates(text: str, lowered: str) -> Iterator[Candidate]:
+    """`lowered` is text lower-cased with the same length (detector._same_length_lower)."""
     if any(map(text.__contains__, SPACED_SLASH_NEEDLES)):
         yield from spaced_slash_pairs(text)
-    for trigger in _TRIGGER.finditer(text):
-        code = trigger.group("code")
-        opens_itself = code is None or code.lower() in _LOCKS
-        if not opens_itself and not _names_what_it_opens(text, *trigger.span()):
+    for trigger in _triggers(text, lowered):
+        opens_itself = trigger.password or trigger.word in _LOCKS
+        if not opens_itself and not _names_what_it_opens(text, trigger.start, trigger.end):
             continue
-        reach = _reach_end(text, trigger.end())
-        found = _first_value(text, trigger.end(), reach, trigger.group("password"), code is not None)
+        reach = _reach_end(text, trigger.end)
+        password = trigger.word if trigger.password else None
+        found = _first_value(text, trigger.end, reach, password, not trigger.password)
         if found is not None:
             start, end, shape = found
-            kind = "pin" if code is not None and shape == "pin" else "password"
+            kind = "pin" if not trigger.password and shape == "pin" else "password"
             yield Candidate(kind, start, end, RULE, PRIORITY)
         before = _value_before(text, trigger)
         if before is not None:

@@ -84,3 +84,28 @@ def test_a_masked_value_a_name_or_a_postcode_near_a_credential_word_stays(text: 
 )
 def test_a_number_counting_something_near_a_code_word_is_no_code(text: str) -> None:
     assert find_secrets(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("lucchetto del ripostiglio: combinazione 7-1-9, scrivilo sul foglio", "7-1-9"),
+        ("Amalfi1987!! questa è la password della posta dell'hotel", "Amalfi1987"),
+        ("wifi sala colazioni: pass Vesuvio_2023 per gli ospiti", "Vesuvio_2023"),
+        ("Chiave di rete: VE1fnFXOYTkl\nCanale: auto", "VE1fnFXOYTkl"),
+    ],
+)
+def test_italian_codes_dial_combinations_and_a_bare_pass_are_found(text: str, value: str) -> None:
+    assert value not in redact(text).text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "seriale della cassaforte camera 12: KTX-7781-3390, il tecnico lo vuole",
+        "boarding pass 4417 for gate B22, we board at 9",
+        "i'll pass on that, flight BA2490 is too early",
+    ],
+)
+def test_a_serial_number_or_a_travel_pass_is_no_credential(text: str) -> None:
+    assert find_secrets(text) == []

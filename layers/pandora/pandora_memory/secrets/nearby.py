@@ -33,7 +33,11 @@ _PASSWORD_WORDS = (
     "mots de passe", "contraseña", "contrasena", "senha", "passwort", "kennwort", "wachtwoord",
     "비번", "비밀번호", "암호", "パスワード", "la contra", "clave", "parola d'ordine", "hasło", "haslo",
     "pasword", "passwrd", "passowrd", "paswd", "pword", "pw", "credentials", "creds",
+    "chiave di rete", "clave de red", "network key", "wpa key", "netzwerkschlüssel", "clé de sécurité",
+    "pass",
 )  # fmt: skip
+# "pass" is also a bus pass or a boarding pass: only a password-shaped word right after it counts.
+_SHORT_REACH_WORDS = frozenset({"pass"})
 # Words that open something by themselves: no other word of the sentence needs to say what.
 _LOCKS = frozenset(
     {
@@ -42,10 +46,13 @@ _LOCKS = frozenset(
         *("alarme", "interphone", "portail", "도어락", "暗証番号", "핀번호", "otp", "pin", "pins", "puk"),
         *("combinación", "combinacion", "combinação", "combinazione", "caja fuerte", "alarma", "cassaforte"),
         *("tresor", "intercom", "buzzer", "domofon", "brama", "candado", "cerradura", "cadeado", "lucchetto"),
-        *("mpin", "tpin", "공동현관"),
+        *("mpin", "tpin", "공동현관", "serratura", "combinazione"),
     }
 )
-_CODE_WORDS = (*sorted(_LOCKS), "code", "codes", "combo", "código", "codigo", "codice")
+_CODE_WORDS = (
+    *sorted(_LOCKS),
+    *("code", "codes", "combo", "código", "codigo", "códigos", "codigos", "codice", "codici"),
+)  # fmt: skip
 _PLAIN_AFTER = ("postal", "promo", "promotionnel", "erreur", "d'erreur", "de réduction", "produit", "source")
 # Qualifiers right before "code" that say little elsewhere in a sentence ("in front of", "this time").
 _AMBIGUOUS_QUALIFIERS = frozenset(
@@ -67,6 +74,7 @@ _OPENS = frozenset(
         *("router", "porta", "portão", "cofre", "cartão", "cancello", "carta", "banca", "tür", "tor"),
         *("garage", "karte", "bank", "briefkasten", "schlüssel"),
         *("closet", "storage", "shed", "cabinet", "cupboard", "storeroom", "mailbox", "postbox"),
+        *("serratura", "gabbia", "cassetta", "verifica", "camera", "stanza", "portone"),
     }
 )
 
@@ -122,6 +130,10 @@ _ASSIGNS = re.compile(r"\s*[:=]\s*")
 _EMAIL = re.compile(r"[^@\s]@[\w-]+\.[A-Za-z]")
 # A short code of letters and digits on a keypad ("58B21", "3C91").
 _KEYPAD_CODE = re.compile(r"(?=(?:[A-Z]*\d){2})(?=\d*[A-Z])[0-9A-Z]{4,8}")
+# A combination lock's dial numbers ("0-4-2", "12 - 40 - 7"): three or four small numbers, dashed.
+_DIAL_COMBINATION = re.compile(r"(?<![\w.,/:-])\d{1,2}(?:[ ]?-[ ]?\d{1,2}){2,3}(?![\w-])")
+# What a serial or model number is read next to: "seriale della cassaforte: SFX-4521-8830".
+_SERIAL = re.compile(r"serial|seriale|série|serie|model|modell|modello|modelo", re.IGNORECASE)
 _GROUP_BREAK = re.compile(r"[ \-]+")
 _YEAR_CLOSES = re.compile(r"[ \t]*(?:$|[\r\n.,;!?)])")
 _COPULAS = frozenset({"is", "was", "c'est", "c’est", "est", ":", "=", "->", "→"})
@@ -132,8 +144,9 @@ _NOT_A_VALUE = re.compile(
     r"[vV]?\d+(?:\.\d+)+|.*\.[A-Za-z]{2,5}|[A-Z][A-Z0-9_]+|[A-Za-z]+(?:[-_.][A-Za-z]+)+"
 )
 _VALUE_FIRST = re.compile(
-    r"(?P<value>[^\s\"'`<>()\[\]{},;]{4,64})[ \t]+(?:c'est|c’est|is|est|=|was|:)[ \t]+"
-    r"(?:(?:le|la|les|the|my|mon|ma|mes|our|notre)[ \t]+)?(?:[\w'-]+[ \t]+){0,2}$",
+    r"(?P<value>[^\s\"'`<>()\[\]{},;]{4,64})[ \t]+(?:(?:questa|questo|esta|este|this)[ \t]+)?"
+    r"(?:c'est|c’est|is|est|è|es|é|=|was|:|—|–|-)[ \t]+"
+    r"(?:(?:le|la|les|the|my|mon|ma|mes|our|notre|il|el|lo|o|a)[ \t]+)?(?:[\w'-]+[ \t]+){0,2}$",
     re.IGNORECASE,
 )
 
@@ -218,6 +231,9 @@ def _first_value(
             return at, at + len(value), "pin" if keypad else "password"
     if code is not None:
         return code.start(), code.end(), "pin"
+    dial = _DIAL_COMBINATION.search(text, start, limit) if code_word else None
+    if dial is not None:
+        return dial.start(), dial.end(), "pin"
     return None
 
 
@@ -230,6 +246,11 @@ def _reach_end(text: str, start: int) -> int:
         if second_break >= 0:
             limit = second_break
     return limit
+
+
+def _next_token_end(text: str, start: int) -> int:
+    token = _TOKEN.search(text, start, min(len(text), start + 80))
+    return token.end() if token is not None and not text[start : token.start()].strip() else start
 
 
 def may_hold(lowered: str) -> bool:
@@ -257,9 +278,15 @@ def nearby_candidates(text: str, lowered: str) -> Iterator[Candidate]:
         opens_itself = trigger.password or trigger.word in _LOCKS
         if not opens_itself and not _names_what_it_opens(text, trigger.start, trigger.end):
             continue
+        if _SERIAL.search(text, max(0, trigger.start - 30), trigger.start):
+            continue
         reach = _reach_end(text, trigger.end)
+        if trigger.word in _SHORT_REACH_WORDS:
+            reach = _next_token_end(text, trigger.end)
         password = trigger.word if trigger.password else None
         found = _first_value(text, trigger.end, reach, password, not trigger.password)
+        if found is not None and trigger.word in _SHORT_REACH_WORDS and found[2] != "password":
+            found = None  # "boarding pass 1234": after "pass" only a password-shaped word counts
         if found is not None:
             start, end, shape = found
             kind = "pin" if not trigger.password and shape == "pin" else "password"

@@ -109,3 +109,15 @@ def test_italian_codes_dial_combinations_and_a_bare_pass_are_found(text: str, va
 )
 def test_a_serial_number_or_a_travel_pass_is_no_credential(text: str) -> None:
     assert find_secrets(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("헬스장 사물함 번호 2719로 바꿨어 잊어버릴까봐", "2719"),
+        ("key safe round the side of the garage - 6150 - the plumber knows where", "6150"),
+        ("창고 뒷문 번호 8830* 눌러야 열림", "8830"),
+    ],
+)
+def test_a_locker_a_back_door_and_a_code_between_dashes_are_found(text: str, value: str) -> None:
+    assert value not in redact(text).text

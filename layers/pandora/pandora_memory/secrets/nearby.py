@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from pandora_memory.secrets.findings import Candidate
-from pandora_memory.secrets.lexicon import CODE_QUALIFIERS, LOCK_WORDS, PLAIN_CODE_QUALIFIERS
+from pandora_memory.secrets.lexicon import CODE_QUALIFIERS, LOCK_HEADS, LOCK_WORDS, PLAIN_CODE_QUALIFIERS
 from pandora_memory.secrets.trie import trie_pattern
 from pandora_memory.secrets.user_pairs import SPACED_SLASH_NEEDLES, spaced_slash_pairs
 from pandora_memory.secrets.values import has_digit, has_password_shape, is_dismissed
@@ -46,7 +46,8 @@ _LOCKS = frozenset(
         *("alarme", "interphone", "portail", "도어락", "暗証番号", "핀번호", "otp", "pin", "pins", "puk"),
         *("combinación", "combinacion", "combinação", "combinazione", "caja fuerte", "alarma", "cassaforte"),
         *("tresor", "intercom", "buzzer", "domofon", "brama", "candado", "cerradura", "cadeado", "lucchetto"),
-        *("mpin", "tpin", "공동현관", "serratura", "combinazione"),
+        *("mpin", "tpin", "공동현관", "serratura", "사물함", "뒷문", "자물쇠", "금고", "대문"),
+        *LOCK_HEADS,
     }
 )
 _CODE_WORDS = (
@@ -106,9 +107,9 @@ def _triggers(text: str, lowered: str) -> Iterator[_Trigger]:
 
 _NEEDLES = (*(word.split()[0] for word in (*_PASSWORD_WORDS, *_CODE_WORDS)), *SPACED_SLASH_NEEDLES)
 # Four to twelve digits, maybe spaced or dashed in groups ("8 1 3 3", "73 19 46 82", "0-4-0-9"), maybe
-# closing on the keypad's # key; not a price, a time, a decimal or part of a word.
+# opening or closing on the keypad's # or * key; not a price, a time, a decimal or part of a word.
 _DIGIT_CODE = re.compile(
-    r"(?<![\w.,/:$€£#+-])#?\d(?:(?:[ ]?-[ ]?|[ ])?\d){3,11}#?(?![A-Za-z0-9_%€$£]|[.,:/]\d)"
+    r"(?<![\w.,/:$€£#*+-])[#*]?\d(?:(?:[ ]?-[ ]?|[ ])?\d){3,11}[#*]?(?![A-Za-z0-9_%€$£]|[.,:/]\d)"
 )
 # A value ends at blanks, quotes, brackets and where Korean or Japanese glues a particle on ("520662로").
 _TOKEN = re.compile(r"[^\s\"'`()\[\]{},;\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]+")
@@ -186,9 +187,9 @@ def _digit_code(text: str, match: re.Match[str]) -> bool:
     value = match.group()
     if _COUNTED.match(text, match.end()):
         return False
-    if not _typed_like_a_code(value.strip("#")):
+    if not _typed_like_a_code(value.strip("#*")):
         return False
-    if _YEAR.fullmatch(value.strip("#")):
+    if _YEAR.fullmatch(value.strip("#*")):
         # "password 2025 rotation": a year the sentence goes on from dates it; "c'est 1945" states it.
         lead = text[max(0, match.start() - 12) : match.start()].lower().split()
         if lead and lead[-1] in _YEAR_LEADS:

@@ -121,3 +121,34 @@ def test_a_serial_number_or_a_travel_pass_is_no_credential(text: str) -> None:
 )
 def test_a_locker_a_back_door_and_a_code_between_dashes_are_found(text: str, value: str) -> None:
     assert value not in redact(text).text
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("die Alarmanlage im Lager: neuer Code 5127, bitte weitergeben", "5127"),
+        ("Zeeland: de sleutelkluis bij de schuur is 4-8-0-2, stuur dat door", "4-8-0-2"),
+        ("Ostsee2019! — das ist das Passwort vom Gäste-WLAN", "Ostsee2019"),
+        ("BitLocker: 318802-550176-094433-612078-270941-883310-405527-190064", "318802-550176"),
+        ("Wiederherstellungscode: QW7RT-PL2MX-ZK9VB-NH3CD-JF8GY, wo hebe ich den auf?", "QW7RT-PL2MX"),
+        ("steamcmd +login qa_builder Lumen!ride42 +quit fails with rate limit", "Lumen!ride42"),
+        ("telegram bot 6987470700:3hftVt3t53BQ0Y_IXh_L2OrJN21zEq_M6dR stopped replying", "3hftVt3t53BQ0Y"),
+    ],
+)
+def test_german_and_dutch_words_grouped_keys_and_command_logins_are_found(text: str, value: str) -> None:
+    redacted = redact(text).text
+
+    assert value not in redacted
+    assert "Gäste-WLAN" in redacted or "Gäste" not in text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "das Release heißt v2.4.1-rc3-build-20250112, bitte ins Changelog",
+        "Artikelnummer AB-4471-XC für die neuen Handschuhe, 3 Packungen bestellen",
+        "the unity serial of the device is on the sticker, SN 4471-2209",
+    ],
+)
+def test_version_and_article_numbers_stay(text: str) -> None:
+    assert find_secrets(text) == []

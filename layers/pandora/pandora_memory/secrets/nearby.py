@@ -47,12 +47,23 @@ _LOCKS = frozenset(
         *("combinación", "combinacion", "combinação", "combinazione", "caja fuerte", "alarma", "cassaforte"),
         *("tresor", "intercom", "buzzer", "domofon", "brama", "candado", "cerradura", "cadeado", "lucchetto"),
         *("mpin", "tpin", "공동현관", "serratura", "사물함", "뒷문", "자물쇠", "금고", "대문"),
+        *("キーボックス", "オートロック", "ロック番号", "暗証コード"),
+        *(
+            "alarmanlage",
+            "mastercode",
+            "türcode",
+            "tuercode",
+            "zugangscode",
+            "schlüsselkasten",
+            "schlüsseltresor",
+        ),
+        *("sleutelkluis", "sleutelkastje", "hek", "wlan-schlüssel", "wlan-schluessel"),
         *LOCK_HEADS,
     }
 )
 _CODE_WORDS = (
     *sorted(_LOCKS),
-    *("code", "codes", "combo", "código", "codigo", "códigos", "codigos", "codice", "codici"),
+    *("code", "codes", "combo", "código", "codigo", "códigos", "codigos", "codice", "codici", "token"),
 )  # fmt: skip
 _PLAIN_AFTER = ("postal", "promo", "promotionnel", "erreur", "d'erreur", "de réduction", "produit", "source")
 # Qualifiers right before "code" that say little elsewhere in a sentence ("in front of", "this time").
@@ -97,19 +108,21 @@ class _Trigger(NamedTuple):
 def _triggers(text: str, lowered: str) -> Iterator[_Trigger]:
     for match in _TRIGGER.finditer(lowered):
         start, end = match.span()
-        before = lowered[start - 1] if start else " "
-        after = lowered[end] if end < len(lowered) else " "
+        word = match.group()
+        before = lowered[start - 1] if start and word[0].isascii() else " "
+        after = lowered[end] if end < len(lowered) and word[-1].isascii() else " "
+        # Korean and Japanese glue particles onto a word: only Latin words need a boundary.
         if before.isalnum() or before in _GLUE or after.isalnum() or after in _GLUE:
             continue
-        word = match.group()
         yield _Trigger(start, end, word, word in _PASSWORD_SET)
 
 
 _NEEDLES = (*(word.split()[0] for word in (*_PASSWORD_WORDS, *_CODE_WORDS)), *SPACED_SLASH_NEEDLES)
-# Four to twelve digits, maybe spaced or dashed in groups ("8 1 3 3", "73 19 46 82", "0-4-0-9"), maybe
-# opening or closing on the keypad's # or * key; not a price, a time, a decimal or part of a word.
+# Four to twenty digits (a router's key comes in five groups of four), maybe spaced or dashed in groups
+# ("8 1 3 3", "73 19 46 82", "0-4-0-9"), maybe opening or closing on the keypad's # or * key; not a
+# price, a time, a decimal or part of a word.
 _DIGIT_CODE = re.compile(
-    r"(?<![\w.,/:$€£#*+-])[#*]?\d(?:(?:[ ]?-[ ]?|[ ])?\d){3,11}[#*]?(?![A-Za-z0-9_%€$£]|[.,:/]\d)"
+    r"(?<![\w.,/:$€£#*+-])[#*]?\d(?:(?:[ ]?-[ ]?|[ ])?\d){3,19}[#*]?(?![A-Za-z0-9_%€$£]|[.,:/]\d)"
 )
 # A value ends at blanks, quotes, brackets and where Korean or Japanese glues a particle on ("520662로").
 _TOKEN = re.compile(r"[^\s\"'`()\[\]{},;\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]+")
@@ -142,12 +155,14 @@ _YEAR_LEADS = frozenset({"in", "since", "from", "until", "of", "year", "en", "de
 # Versions, domains and file names; names of variables and placeholders ("MOT_DE_PASSE"); words joined
 # by hyphens or dots ("junior-level", "sophie.tricote").
 _NOT_A_VALUE = re.compile(
-    r"[vV]?\d+(?:\.\d+)+|.*\.[A-Za-z]{2,5}|[A-Z][A-Z0-9_]+|[A-Za-z]+(?:[-_.][A-Za-z]+)+"
+    r"[vV]?\d+(?:\.\d+)+|.*\.[A-Za-z]{2,5}|[A-Z][A-Z0-9_]+|[^\W\d_]+(?:[-_.][^\W\d_]+)+"
 )
 _VALUE_FIRST = re.compile(
-    r"(?P<value>[^\s\"'`<>()\[\]{},;]{4,64})[ \t]+(?:(?:questa|questo|esta|este|this)[ \t]+)?"
-    r"(?:c'est|c’est|is|est|è|es|é|=|was|:|—|–|-)[ \t]+"
-    r"(?:(?:le|la|les|the|my|mon|ma|mes|our|notre|il|el|lo|o|a)[ \t]+)?(?:[\w'-]+[ \t]+){0,2}$",
+    r"(?P<value>[^\s\"'`<>()\[\]{},;]{4,64})[ \t]+(?:[—–-][ \t]+)?"
+    r"(?:(?:questa|questo|esta|este|this|dat|das|dit)[ \t]+)?"
+    r"(?:c'est|c’est|is|ist|est|è|es|é|=|was|:|—|–|-)[ \t]+"
+    r"(?:(?:le|la|les|the|my|mon|ma|mes|our|notre|il|el|lo|o|a|het|de|das|der|die)[ \t]+)?"
+    r"(?:[\w'-]+[ \t]+){0,2}$",
     re.IGNORECASE,
 )
 

@@ -226,6 +226,15 @@ PROVIDER_RULES: tuple[PatternRule, ...] = (
         validate=_real,
         not_after=r"\d",
     ),
+    # Older bot tokens do not open on "AA": the bot id, a colon and exactly 35 random characters.
+    rule(
+        "telegram-bot-token-plain",
+        "telegram_bot_token",
+        r"(?P<secret>\d{8,10}:[A-Za-z0-9_\-]{35})" + _END,
+        (":",),
+        validate=_real,
+        not_after=r"\d",
+    ),
     _prefixed("twilio-api-key", "twilio_api_key", r"SK[0-9a-fA-F]{32}", "SK"),
     _prefixed("sendgrid-key", "sendgrid_api_key", r"SG\.[A-Za-z0-9_\-]{16,32}\.[A-Za-z0-9_\-]{16,64}", "SG."),
     _prefixed("mailgun-key", "mailgun_api_key", r"key-[0-9a-zA-Z]{32}", "key-"),

@@ -29,6 +29,7 @@ from pandora_memory.secrets.user_pairs import NEEDLES as USER_PAIR_NEEDLES
 from pandora_memory.secrets.values import (
     components,
     has_digit,
+    has_password_shape,
     is_dismissed,
     is_plain_language,
     looks_like_credential,
@@ -163,6 +164,43 @@ def hook_urls(text: str) -> Iterator[Candidate]:
         value = match.group("secret")
         if looks_like_credential(value) or (len(value) >= 32 and has_digit(value)):
             yield Candidate("webhook_url", *match.span("secret"), "hook-url", PRIORITY)
+
+
+# "steamcmd +login build_user Xq7!runway88": a login command given the user and then the password.
+_PLUS_LOGIN = re.compile(r"\+login[ \t]+[^\s+]{1,64}[ \t]+(?P<secret>[^\s+]{4,128})")
+# A software licence or product key, named as one: "serial number E3-UEIW-VLFY-6SX9-W9AR-VZNM".
+_LICENCE_KEY = re.compile(
+    r"(?i:licen[cs]e|product key|activation|serial(?: number)?|serial key|cd key)[^\n]{0,40}?"
+    r"(?<![A-Z0-9-])(?P<secret>[A-Z0-9]{2,5}(?:-[A-Z0-9]{4,5}){3,7})(?![A-Z0-9-])"
+)
+
+
+# Keys that are their own shape: a BitLocker recovery key (eight groups of six digits) and a product
+# or recovery key of five groups of five letters and digits ("CVVYL-PD9K7-MJSH4-KEFHJ-X8VFC").
+_GROUPED_KEY = re.compile(r"(?<![\w-])(?P<secret>\d{6}(?:-\d{6}){7}|[A-Z0-9]{5}(?:-[A-Z0-9]{5}){4})(?![\w-])")
+
+
+def grouped_keys(text: str) -> Iterator[Candidate]:
+    for match in _GROUPED_KEY.finditer(text):
+        value = match.group("secret")
+        if value[0].isdigit() or (
+            sum(ch.isalpha() for ch in value) >= 8 and sum(ch.isdigit() for ch in value) >= 2
+        ):
+            yield Candidate("recovery_key", *match.span("secret"), "grouped-key", PRIORITY)
+
+
+def plus_login(text: str) -> Iterator[Candidate]:
+    for match in _PLUS_LOGIN.finditer(text):
+        value = match.group("secret")
+        if has_password_shape(value) and not is_dismissed(value):
+            yield Candidate("password", *match.span("secret"), "plus-login", PRIORITY)
+
+
+def licence_keys(text: str) -> Iterator[Candidate]:
+    for match in _LICENCE_KEY.finditer(text):
+        value = match.group("secret")
+        if sum(ch.isalpha() for ch in value) >= 6 and sum(ch.isdigit() for ch in value) >= 2:
+            yield Candidate("license_key", *match.span("secret"), "licence-key", PRIORITY)
 
 
 def url_parameters(text: str) -> Iterator[Candidate]:
@@ -377,13 +415,16 @@ def named_values(text: str) -> Iterator[Candidate]:
 APP_PASSWORD_NEEDLES = (
     "app password",
     "app-password",
+    "app-passwort",
+    "app passwort",
+    "app-wachtwoord",
     "app-specific password",
     "앱 비밀번호",
     "앱비밀번호",
     "앱 비번",
 )
 _APP_PASSWORD = re.compile(
-    r"(?i:app[ \-](?:specific[ \-])?password|앱 ?비밀번호|앱 비번)[^\n]{0,60}?"
+    r"(?i:app[ \-](?:specific[ \-])?(?:password|passwort|wachtwoord)|앱 ?비밀번호|앱 비번)[^\n]{0,60}?"
     r"(?<![a-z])(?P<secret>[a-z]{4}(?:[ \-]?[a-z]{4}){3})(?![a-z])"
 )
 
@@ -400,6 +441,9 @@ STRUCTURE_RULES: tuple[StructureRule, ...] = (
     StructureRule(("://",), url_credentials),
     StructureRule(("=",), url_parameters),
     StructureRule(("hook", "trigger"), hook_urls),
+    StructureRule(("+login",), plus_login),
+    StructureRule(("-",), grouped_keys),
+    StructureRule(("licen", "product key", "activation", "serial", "cd key"), licence_keys),
     StructureRule(("bearer", "basic", "authorization"), authorization_headers),
     StructureRule((" -u", "--user", " -a", "--auth"), command_line_user_password),
     StructureRule(("--", " -p", " -a ", "-token", "-secret", "-key", "-cred", "-api"), command_line_flags),

@@ -29,6 +29,8 @@ from pandora_memory.secrets.lexicon import (
     USER_LABELS,
 )
 from pandora_memory.secrets.values import (
+    CLAUSE_END,
+    YEAR,
     components,
     has_digit,
     has_password_shape,
@@ -40,6 +42,7 @@ from pandora_memory.secrets.values import (
     looks_like_password,
     looks_random,
     strip_value,
+    value_span,
 )
 
 PRIORITY = 2
@@ -318,10 +321,6 @@ _OWNERS = frozenset(
 
 # Keypad / backup codes: 1357#, 12-34-56, 8271-4402.
 _NUMERIC_CODE = re.compile(r"\d[\d\-#*. ]{2,18}[\d#*]")
-# A year is not a password: "password 2024 rotation is due"...
-_YEAR = re.compile(r"(?:19|20)\d\d")
-# ...unless it closes the clause right after the noun ("카드 비번 1987"): birth years are common PINs.
-_CLAUSE_END = re.compile(r"[ \t]*(?:$|[\r\n.,;!?)])")
 # Further codes of a list after the first one ("backup codes: 8271-4402 9931-0087").
 _MORE_CODES = re.compile(r"(?:[ \t]*[,;]?[ \t]+(?:\d{4,10}|[0-9a-z]{3,6}-[0-9a-z]{3,6})(?![\w\-]))+")
 
@@ -352,7 +351,7 @@ def _has_shape(family: str, value: str, form: str, min_digits: int = 4) -> bool:
     if family in ("password", "pass"):
         if form == BARE:
             # "카드 비밀번호 4821", "wifi password 48213377": a bare number right after the noun is one.
-            numeric = value.isdigit() and 4 <= len(value) <= 12 and not _YEAR.fullmatch(value)
+            numeric = value.isdigit() and 4 <= len(value) <= 12 and not YEAR.fullmatch(value)
             return has_password_shape(value) or numeric
         return looks_like_password(value)
     if family == "network":  # "the wifi is Kx7-pine-42" yes; "the wifi is down", "wifi 6" no
@@ -372,13 +371,6 @@ def acceptable(family: str, value: str, form: str, min_digits: int = 4) -> bool:
     if family in ("pin", "code") and (value.isdigit() or _NUMERIC_CODE.fullmatch(value)):
         return True  # 0000 and 111441 are codes people really use, not masks
     return not is_dismissed(value)
-
-
-def _value_span(match: re.Match[str]) -> tuple[int, int, str]:
-    raw = match.group("value")
-    start, end = strip_value(raw)
-    offset = match.start("value")
-    return offset + start, offset + end, raw[start:end]
 
 
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-$@")
@@ -429,14 +421,14 @@ _MEASURE_AFTER = re.compile(
 
 
 def _candidate(head: Head, match: re.Match[str], form: str, covered: Coverage) -> Candidate | None:
-    start, end, value = _value_span(match)
+    start, end, value = value_span(match)
     if value.isdigit() and _MEASURE_AFTER.match(match.string, end):
         return None
     family, test_form, rule = head.family, form, f"context-{form}"
     if form in (PAIR_STATED, PAIR_BARE):  # the second half of a user pair is a password
         family, test_form, rule = "password", BARE, "context-pair"  # "SSO / Okta" is no pair: a shape
-    elif form == BARE and family in ("password", "pass") and _YEAR.fullmatch(value):
-        test_form = STATED if _CLAUSE_END.match(match.string, end) else BARE
+    elif form == BARE and family in ("password", "pass") and YEAR.fullmatch(value):
+        test_form = STATED if CLAUSE_END.match(match.string, end) else BARE
     min_digits = LOCK_MIN_DIGITS if head.word in LOCK_HEADS else 4
     if covered.covers(start, end) or not acceptable(family, value, test_form, min_digits):
         return None
@@ -465,7 +457,7 @@ def _pair(text: str, head: Head) -> list[tuple[re.Match[str], str]]:
     pair = _PAIR.match(text, head.end)
     if pair is None:
         pair = _EMAIL_PAIR.match(text, head.end)
-        if pair is None or not has_password_shape(_value_span(pair)[2]):
+        if pair is None or not has_password_shape(value_span(pair)[2]):
             return []
     if not any(char.isalpha() for char in pair.group("user")):  # "1200 / 3400" is no pair
         return []
@@ -479,10 +471,10 @@ def _login_password(text: str, head: Head) -> list[tuple[re.Match[str], str]]:
     statement = _STATEMENT.match(text, head.end)
     if statement is None:
         bare = _BARE.match(text, head.end)
-        if bare is not None and len(_value_span(bare)[2]) >= _LOGIN_KEY_MIN_CHARS:
+        if bare is not None and len(value_span(bare)[2]) >= _LOGIN_KEY_MIN_CHARS:
             return [(bare, BARE)]
         return []
-    value = _value_span(statement)[2]
+    value = value_span(statement)[2]
     if "@" in value or not _PASSWORD_SYMBOL.search(value) or not any(c.isdigit() for c in value):
         return []
     return [(statement, STATED)]
@@ -525,7 +517,7 @@ def _forward_matches(text: str, head: Head) -> list[tuple[re.Match[str], str]]:
             return _login_password(text, head)  # ...or a value no user name looks like
     if head.family in ("network", "password") and not head.in_identifier:
         pair = _pair(text, head)
-        if pair and head.family == "network" and acceptable("password", _value_span(pair[0][0])[2], BARE):
+        if pair and head.family == "network" and acceptable("password", value_span(pair[0][0])[2], BARE):
             return pair  # "wifi: HomeNet / Kettle99": the network's name, then its password
         found.extend(pair)
     stated_forms: tuple[LazyPattern, ...] = (_COMMA_ITS, _BRACKETED)

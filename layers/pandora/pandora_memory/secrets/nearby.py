@@ -20,7 +20,7 @@ from pandora_memory.secrets.findings import Candidate
 from pandora_memory.secrets.lexicon import CODE_QUALIFIERS, LOCK_HEADS, LOCK_WORDS, PLAIN_CODE_QUALIFIERS
 from pandora_memory.secrets.trie import trie_pattern
 from pandora_memory.secrets.user_pairs import SPACED_SLASH_NEEDLES, spaced_slash_pairs
-from pandora_memory.secrets.values import has_digit, has_password_shape, is_dismissed
+from pandora_memory.secrets.values import CLAUSE_END, YEAR, has_digit, has_password_shape, is_dismissed
 
 # After every other rule: where one of them found the value, its name for it stands.
 PRIORITY = 4
@@ -139,7 +139,6 @@ _COUNTED = re.compile(
     r"|\s*(?:€|\$|£|%)|년|개|원|명|시|분|초|층|호|번째|살|円|年|個|人|階|番目|歳",
     re.IGNORECASE,
 )
-_YEAR = re.compile(r"(?:19|20)\d\d")
 _ASSIGNS = re.compile(r"\s*[:=]\s*")
 _EMAIL = re.compile(r"[^@\s]@[\w-]+\.[A-Za-z]")
 # A short code of letters and digits on a keypad ("58B21", "3C91").
@@ -149,7 +148,6 @@ _DIAL_COMBINATION = re.compile(r"(?<![\w.,/:-])\d{1,2}(?:[ ]?-[ ]?\d{1,2}){2,3}(
 # What a serial or model number is read next to: "seriale della cassaforte: SFX-4521-8830".
 _SERIAL = re.compile(r"serial|seriale|série|serie|model|modell|modello|modelo", re.IGNORECASE)
 _GROUP_BREAK = re.compile(r"[ \-]+")
-_YEAR_CLOSES = re.compile(r"[ \t]*(?:$|[\r\n.,;!?)])")
 _COPULAS = frozenset({"is", "was", "c'est", "c’est", "est", ":", "=", "->", "→"})
 _YEAR_LEADS = frozenset({"in", "since", "from", "until", "of", "year", "en", "depuis", "année", "au", "de"})
 # Versions, domains and file names; names of variables and placeholders ("MOT_DE_PASSE"); words joined
@@ -204,12 +202,12 @@ def _digit_code(text: str, match: re.Match[str]) -> bool:
         return False
     if not _typed_like_a_code(value.strip("#*")):
         return False
-    if _YEAR.fullmatch(value.strip("#*")):
+    if YEAR.fullmatch(value.strip("#*")):
         # "password 2025 rotation": a year the sentence goes on from dates it; "c'est 1945" states it.
         lead = text[max(0, match.start() - 12) : match.start()].lower().split()
         if lead and lead[-1] in _YEAR_LEADS:
             return False
-        return _YEAR_CLOSES.match(text, match.end()) is not None or bool(lead and lead[-1] in _COPULAS)
+        return CLAUSE_END.match(text, match.end()) is not None or bool(lead and lead[-1] in _COPULAS)
     return True
 
 
@@ -226,13 +224,11 @@ def _password_like(value: str) -> bool:
     return has_password_shape(value) and not is_dismissed(value)
 
 
-def _first_value(
-    text: str, start: int, limit: int, password: str | None, code_word: bool = False
-) -> tuple[int, int, str] | None:
+def _first_value(text: str, start: int, limit: int, password_word: bool) -> tuple[int, int, str] | None:
     """The first code or password-shaped value in text[start:limit]; after a password word, a number
     that is a placeholder ("111111") is none."""
     codes = (m for m in _DIGIT_CODE.finditer(text, start, limit) if _digit_code(text, m))
-    code = next((m for m in codes if password is None or not is_dismissed(m.group())), None)
+    code = next((m for m in codes if not password_word or not is_dismissed(m.group())), None)
     for index, token in enumerate(_TOKEN.finditer(text, start, limit)):
         if code is not None and token.start() >= code.start():
             break
@@ -241,13 +237,13 @@ def _first_value(
         given = index == 0 and _ASSIGNS.fullmatch(text, start, token.start() + len(raw) - len(value))
         if given and is_dismissed(value):
             return None  # the value was given, masked or a placeholder ("password=********")
-        keypad = code_word and 4 <= len(value) <= 8 and _KEYPAD_CODE.fullmatch(value) is not None
+        keypad = not password_word and 4 <= len(value) <= 8 and _KEYPAD_CODE.fullmatch(value) is not None
         if keypad or _password_like(value):
             at = token.start() + len(raw) - len(value)
             return at, at + len(value), "pin" if keypad else "password"
     if code is not None:
         return code.start(), code.end(), "pin"
-    dial = _DIAL_COMBINATION.search(text, start, limit) if code_word else None
+    dial = None if password_word else _DIAL_COMBINATION.search(text, start, limit)
     if dial is not None:
         return dial.start(), dial.end(), "pin"
     return None
@@ -299,8 +295,7 @@ def nearby_candidates(text: str, lowered: str) -> Iterator[Candidate]:
         reach = _reach_end(text, trigger.end)
         if trigger.word in _SHORT_REACH_WORDS:
             reach = _next_token_end(text, trigger.end)
-        password = trigger.word if trigger.password else None
-        found = _first_value(text, trigger.end, reach, password, not trigger.password)
+        found = _first_value(text, trigger.end, reach, trigger.password)
         if found is not None and trigger.word in _SHORT_REACH_WORDS and found[2] != "password":
             found = None  # "boarding pass 1234": after "pass" only a password-shaped word counts
         if found is not None:

@@ -17,6 +17,7 @@ from pandora_memory.secrets.values import (
     is_dismissed,
     is_public_identifier,
     strip_value,
+    value_span,
 )
 
 PRIORITY = 2
@@ -92,36 +93,24 @@ def default_user_pairs(text: str) -> Iterator[Candidate]:
 
 def email_pairs(text: str) -> Iterator[Candidate]:
     for match in _EMAIL_PAIR.finditer(text):
-        raw = match.group("value")
-        start, end = strip_value(raw)
-        value = raw[start:end]
-        if not _could_be_password(value):
-            continue
-        offset = match.start("value")
-        yield Candidate("password", offset + start, offset + end, "email-pair", PRIORITY)
+        start, end, value = value_span(match)
+        if _could_be_password(value):
+            yield Candidate("password", start, end, "email-pair", PRIORITY)
 
 
 def account_word_pairs(text: str) -> Iterator[Candidate]:
     for match in _ACCOUNT_WORD_PAIR.finditer(text):
-        raw = match.group("value")
-        start, end = strip_value(raw)
-        value = raw[start:end]
+        start, end, value = value_span(match)
         if not (has_digit(value) and has_password_shape(value)) or not _could_be_password(value):
             continue
-        if _VERSION_LED.fullmatch(value):
-            continue
-        offset = match.start("value")
-        yield Candidate("password", offset + start, offset + end, "account-word-pair", PRIORITY)
+        if not _VERSION_LED.fullmatch(value):
+            yield Candidate("password", start, end, "account-word-pair", PRIORITY)
 
 
 def spaced_slash_pairs(text: str) -> Iterator[Candidate]:
     for match in _SPACED_SLASH_PAIR.finditer(text):
-        raw = match.group("value")
-        start, end = strip_value(raw)
-        value = raw[start:end]
+        start, end, value = value_span(match)
         if not has_digit(value) or _VERSION_LED.fullmatch(value) or not _could_be_password(value):
             continue
-        if value.isalnum() and value.islower():  # "react / nextjs14" names two things
-            continue
-        offset = match.start("value")
-        yield Candidate("password", offset + start, offset + end, "spaced-slash-pair", PRIORITY)
+        if not (value.isalnum() and value.islower()):  # "react / nextjs14" names two things
+            yield Candidate("password", start, end, "spaced-slash-pair", PRIORITY)

@@ -93,6 +93,20 @@ def components(value: str) -> list[str]:
     return [part.lower() for part in _COMPONENT_SPLIT.split(value) if part]
 
 
+# A year is not a password ("password 2024 rotation is due")...
+YEAR = re.compile(r"(?:19|20)\d\d")
+# ...unless it closes the clause right after the noun ("카드 비번 1987"): birth years are common PINs.
+CLAUSE_END = re.compile(r"[ \t]*(?:$|[\r\n.,;!?)])")
+
+
+def value_span(match: re.Match[str]) -> tuple[int, int, str]:
+    """Start, end and text of a match's `value` group once quotes and trailing punctuation are off."""
+    raw = match.group("value")
+    start, end = strip_value(raw)
+    offset = match.start("value")
+    return offset + start, offset + end, raw[start:end]
+
+
 def strip_value(raw: str) -> tuple[int, int]:
     """Offsets (relative to `raw`) of the value once quotes and trailing punctuation are removed."""
     start, end = 0, len(raw)

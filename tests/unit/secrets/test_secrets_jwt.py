@@ -50,3 +50,20 @@ def test_claims_decide_kind() -> None:
     assert classify_jwt(SERVICE_ROLE) == "supabase_service_role_key"
     assert classify_jwt(ANON) is None
     assert classify_jwt(ACCESS) == "jwt"
+
+
+def test_a_jwt_whose_payload_is_no_json_is_judged_by_its_header_and_blocked() -> None:
+    header = b64url({"alg": "HS256", "typ": "JWT"})
+    opaque = f"{header}.Qk7vR2mXa9LtPz3WcYh0Ns5dGf8JqUe1.Vb6nHk2TzLw9XsQm4RdPy7AcJe3Fu0G"
+
+    redacted = redact(f"token from the login call {opaque} expires too early")
+
+    assert opaque not in redacted.text
+    assert "[REDACTED:jwt]" in redacted.text
+
+
+def test_three_dotted_segments_without_a_jwt_header_stay() -> None:
+    not_a_header = b64url({"note": "no algorithm here"})
+    text = f"{not_a_header}.Qk7vR2mXa9LtPz3WcYh0Ns5dGf8JqUe1.Vb6nHk2TzLw9XsQm4RdPy7AcJe3Fu0G"
+
+    assert not contains_secret(text)

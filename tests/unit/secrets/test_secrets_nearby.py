@@ -152,3 +152,42 @@ def test_german_and_dutch_words_grouped_keys_and_command_logins_are_found(text: 
 )
 def test_version_and_article_numbers_stay(text: str) -> None:
     assert find_secrets(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("пароль от ноутбука мамы 27081961, она его сама выбрала", "27081961"),
+        ("сигнализация на даче: снимать 3917, ставить 3917#", "3917"),
+        ("домофон у Левана во дворе 41К2208, без пробелов", "41К2208"),
+        ("wifi на складе: сеть Depo_5G, пасс depo2023-sklad", "depo2023-sklad"),
+        ("резервные коды от почты: 5519 2047, 8830 1164", "5519 2047"),
+        ("kasa şifresi mutfakta asılı, 7734 ama kimseye söyleme", "7734"),
+        ("depo kapı kodu 2618# gece vardiyası için", "2618#"),
+        ("modem arayüzü kullanıcı admin, parolası da Lara_Sahil77 bu arada", "Lara_Sahil77"),
+        ("the staging box root pass for the new hire is Orchard#31 until friday", "Orchard#31"),
+        ("my work laptop login is Kettle9$moor if anyone asks while i'm away", "Kettle9$moor"),
+        ("het hek achter de schuur gaat open met 4826# na negen uur", "4826#"),
+    ],
+)
+def test_russian_and_turkish_words_a_stated_pass_and_a_login_with_symbols_are_found(
+    text: str, value: str
+) -> None:
+    redacted = redact(text).text
+
+    assert value not in redacted
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "надо включить vpn перед деплоем, порт 4471 закрыт",
+        "пингвины в зоопарке родились в 2023, их уже 4418 в колонии",
+        "my login is marta.kowal92 on the parents portal",
+        "the boarding pass is in my email, gate 4471",
+        "kapı 2019'da değişti, kod sorunu yok artık",
+        "the password field uses InputField contentType = Password and masks fine",
+    ],
+)
+def test_inflected_lookalikes_user_names_and_field_settings_stay(text: str) -> None:
+    assert find_secrets(text) == []

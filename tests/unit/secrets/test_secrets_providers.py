@@ -3,7 +3,7 @@
 import random
 
 import pytest
-from pandora_memory.secrets import find_secrets, redact
+from pandora_memory.secrets import contains_secret, find_secrets, redact
 from secret_fakes import FAKES
 
 SETTINGS = (
@@ -134,3 +134,31 @@ def test_private_key_block_is_redacted_whole() -> None:
 )
 def test_public_keys_and_certificates_are_not_secrets(text: str) -> None:
     assert find_secrets(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        (
+            "error reporting is wired: https://7d519a807bbf7861fb73d7461ad365b4@o482113.ingest.sentry.io/5521904",
+            "7d519a807bbf7861fb73d7461ad365b4",
+        ),
+        (
+            "our busy-calendar feed https://calendar.google.com/calendar/ical/bakery.lund%40gmail.com/"
+            "private-30d1f0260d3a4633546ddf4b24ae57c2/basic.ics goes on the site",
+            "private-30d1f0260d3a4633546ddf4b24ae57c2",
+        ),
+        ("mariadb -u shop -p'Lingon!berry7' -h 10.0.0.4 shop_db", "Lingon!berry7"),
+    ],
+)
+def test_a_sentry_dsn_a_private_calendar_feed_and_a_quoted_mysql_password_are_found(
+    text: str, secret: str
+) -> None:
+    assert secret not in redact(text).text
+
+
+def test_a_public_calendar_address_and_a_sentry_page_stay() -> None:
+    assert not contains_secret(
+        "https://calendar.google.com/calendar/ical/en.swedish%23holiday%40group.v.calendar.google.com/public/basic.ics"
+    )
+    assert not contains_secret("see https://sentry.io/organizations/lund-yarn/issues/5521904/ for the stack")

@@ -60,3 +60,12 @@ def test_contains_secret_agrees_with_find_secrets() -> None:
     assert contains_secret(TEXT)
     assert contains_secret("my pin is 4471")
     assert not contains_secret("my pin is the same as before")
+
+
+def test_every_repeat_of_a_found_value_is_redacted_too() -> None:
+    text = "alarm at the allotment: disarm with 5083, set it again with 5083# when you leave"
+
+    redacted = redact(text).text
+
+    assert "5083" not in redacted
+    assert redacted.count("[REDACTED:") == 2

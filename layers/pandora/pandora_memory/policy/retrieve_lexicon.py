@@ -259,6 +259,7 @@ class RetrieveRules:
     task_stopwords: frozenset[str]
     task_followup_max_words: int
     task_followup_not_words: frozenset[str]
+    task_judgement_words: frozenset[str]
     offhand_task_words: frozenset[str]
     ongoing_conversation_types: frozenset[str]
     casual_conversation_types: frozenset[str]
@@ -361,6 +362,7 @@ def retrieve_rules() -> RetrieveRules:
         task_stopwords=_words(context["task_stopwords"]),
         task_followup_max_words=int(context["task_followup_max_words"]),
         task_followup_not_words=_words(context["task_followup_not_words"]),
+        task_judgement_words=_words(context["task_judgement_words"]),
         offhand_task_words=_words(context["offhand_task_words"]),
         ongoing_conversation_types=_words(context["ongoing_conversation_types"]),
         casual_conversation_types=_words(context["casual_conversation_types"]),

@@ -215,14 +215,15 @@ def _shape_penalties(
 
 def _follows_up_the_task(reading: MessageReading, rules: RetrieveRules) -> bool:
     """ "revert to the old one" while a task is under way: short, pointing at a definite thing, no question
-    word or choice of its own."""
+    word or choice of its own; or short and judging what the task produced."""
     words = reading.wordset
-    return (
-        reading.word_count <= rules.task_followup_max_words
-        and not reading.all_casual
-        and not rules.definite_words.isdisjoint(words)
-        and rules.task_followup_not_words.isdisjoint(words)
-    )
+    if reading.word_count > rules.task_followup_max_words or reading.all_casual:
+        return False
+    # "is friday realistic?", "too harsh?", "what about the trailer then": a judgement of the plan or
+    # draft under way, or an ellipsis that only the task completes.
+    if not rules.task_judgement_words.isdisjoint(words) or reading.lowered.rstrip(" ?!.").endswith(" then"):
+        return True
+    return not rules.definite_words.isdisjoint(words) and rules.task_followup_not_words.isdisjoint(words)
 
 
 def _spelling_choice(choice: str, rules: RetrieveRules) -> bool:

@@ -650,6 +650,8 @@ def _backward(text: str, head: Head, covered: Coverage) -> Candidate | None:
     start, end = word.start() + start, word.start() + end
     if not has_password_shape(value):  # "use fingerprint as the password" names no password
         return None
+    if value.isalpha() and text[end : head.start].strip() == "=":
+        return None  # "contentType = Password": a field set to the word, not a password
     if covered.covers(start, end) or not acceptable(head.family, value, STATED):
         return None
     return Candidate(_KINDS[head.family], start, end, "context-value-first", PRIORITY)

@@ -99,8 +99,31 @@ def merge(candidates: list[Candidate]) -> list[SecretFinding]:
     return [SecretFinding(c.kind, c.start, c.end, c.rule) for c in merged]
 
 
+# A value shorter than this may be an ordinary number elsewhere in the text; a repeat of it is left.
+REPEAT_MIN = 4
+
+
+def _repeats(text: str, found: list[Candidate]) -> list[Candidate]:
+    """Every other occurrence of a found value ("disarm 3917, arm 3917#"): a rule finds a value once,
+    where it is introduced; its repeats leak it as much."""
+    repeats: list[Candidate] = []
+    for candidate in found:
+        value = text[candidate.start : candidate.end]
+        if len(value) < REPEAT_MIN:
+            continue
+        at = text.find(value)
+        while at >= 0:
+            end = at + len(value)
+            alone = not (at and text[at - 1].isalnum()) and not (end < len(text) and text[end].isalnum())
+            if at != candidate.start and alone:
+                repeats.append(Candidate(candidate.kind, at, end, "repeated-value", candidate.priority))
+            at = text.find(value, end)
+    return repeats
+
+
 def find_secrets(text: str) -> list[SecretFinding]:
     """Secret spans in `text`, sorted and non-overlapping. The findings hold no secret value."""
     if not text:
         return []
-    return merge(_candidates(text))
+    found = _candidates(text)
+    return merge([*found, *_repeats(text, found)] if found else found)

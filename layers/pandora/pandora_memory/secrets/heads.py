@@ -42,6 +42,7 @@ _OTHER_FIRSTS = re.compile(
 # Korean and Japanese glue particles onto a Latin word ("PIN은", "password는"): a letter of those
 # scripts after a Latin head ends it as a space would.
 GLUED_SCRIPT = re.compile(f"[{CJK_RANGES}]")
+_INFLECTED_MIN = 5
 
 
 class Head(NamedTuple):
@@ -79,6 +80,17 @@ def _other_script_qualifier(text: str, start: int) -> str | None:
     """ "비밀 키", "アクセスキー": a Korean or Japanese qualifier right before the head reads as "secret"."""
     before = text[max(0, start - 12) : start].rstrip(" \t_-.")
     return "secret" if before.endswith(OTHER_SCRIPT_KEY_QUALIFIERS) else None
+
+
+def other_script_bounded(text: str, start: int, end: int, word: str) -> bool:
+    """A Cyrillic or accented word stands alone at its start ("ключ" is not the one inside "включить");
+    a long one may take an inflection ("пароль" in "паролью", "şifre" in "şifremizi"), a short one not
+    ("пин" in "пингвин"). Korean and Japanese words glue particles on both sides: always bounded."""
+    if GLUED_SCRIPT.match(word[0]):
+        return True
+    before = text[start - 1] if start > 0 else " "
+    after = text[end] if end < len(text) else " "
+    return not before.isalpha() and (len(word) >= _INFLECTED_MIN or not after.isalpha())
 
 
 def _bounded(text: str, start: int, end: int, word: str) -> bool:
@@ -162,6 +174,8 @@ def _head(text: str, lowered: str, word: str, start: int, end: int) -> Head | No
     if latin and not _bounded(text, start, end, word):
         if word == "code" and start > 0 and lowered[start - 1].isalpha():
             return _compound_code(text, lowered, start, end)
+        return None
+    if not latin and not other_script_bounded(lowered, start, end, word):
         return None
     raw_family = HEAD_FAMILIES[word]
     family = raw_family

@@ -15,6 +15,12 @@ from pandora_memory.secrets.findings import Candidate
 JWT_PATTERN = re.compile(
     r"(?<![A-Za-z0-9_\-.])eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*(?![A-Za-z0-9_\-])"
 )
+# A JWT header, then a payload that is no JSON (encrypted, cut or mangled in the paste) and a
+# signature: its claims cannot say it is public, so it is judged by its header alone.
+_OPAQUE_JWT = re.compile(
+    r"(?<![A-Za-z0-9_\-.])(?P<header>eyJ[A-Za-z0-9_\-]{8,})\.(?!eyJ)[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}"
+    r"(?![A-Za-z0-9_\-.])"
+)
 JWT_NEEDLES = ("eyJ",)
 
 # Roles handed to browsers on purpose: the key is public and grants only what row policies allow.
@@ -51,6 +57,10 @@ def jwt_candidates(text: str) -> Iterator[Candidate]:
         kind = classify_jwt(match.group())
         if kind is not None:
             yield Candidate(kind, match.start(), match.end(), "jwt-claims", 1)
+    for match in _OPAQUE_JWT.finditer(text):
+        header = decode_segment(match.group("header"))
+        if header is not None and "alg" in header:
+            yield Candidate("jwt", match.start(), match.end(), "jwt-opaque-payload", 1)
 
 
 def is_public_jwt(value: str) -> bool:

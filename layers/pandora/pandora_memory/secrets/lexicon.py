@@ -22,6 +22,7 @@ _PASSWORD_HEADS = _words(
     비번 암호 패스워드 パスワード 密码 密碼 口令
     senhas wachtwoorden hasła lösenordet adgangskode passord salasanani şifrem şifresi sifrem
     sifresi parolam parolasi geslo lozinka пароля паролем
+    şifreniz şifreyi şifremi şifreler şifreleri parolası parolayı parolanız пароли паролей пасс
     """
 ) | {
     "mot de passe",
@@ -40,6 +41,7 @@ _CODE_HEADS = _words(
     """
     code codes combination combo otp 인증번호 인증코드
     código codigo códigos codigos codice codici kod kodu kodun koden код кода
+    kodları kodlar kodum коды кодом коду
     """
 )
 # Compounds of "code" that say what they open (German, Dutch): found as "code" inside a word, so
@@ -89,9 +91,10 @@ HEAD_FAMILIES: dict[str, str] = {
         "pin",
     ),
     **dict.fromkeys(_CODE_HEADS, "code"),
-    **dict.fromkeys(_words("pin-code pinkod pinkodu"), "pin"),
-    **dict.fromkeys(_words("key keys apikey llave chave clé clés schlüssel 키 キー"), "key"),
-    **dict.fromkeys(_words("token tokens 토큰 トークン 令牌"), "token"),
+    **dict.fromkeys(_words("pin-code pinkod pinkodu пин пин-код пинкод пин-кода"), "pin"),
+    **dict.fromkeys(_words("key keys apikey llave chave clé clés schlüssel 키 キー ключ ключа ключи"), "key"),
+    # "tkn" is how people abbreviate it in a hurry ("cloudflare api tkn: ...").
+    **dict.fromkeys(_words("token tokens tkn 토큰 トークン 令牌 токен токена токены"), "token"),
     **dict.fromkeys(_words("secret secrets 시크릿 密钥 秘密鍵 비밀키 인증키"), "secret"),
     **dict.fromkeys(_words("credential credentials creds 자격증명"), "credential"),
     **dict.fromkeys(_words("pass"), "pass"),

@@ -17,7 +17,14 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from pandora_memory.secrets.findings import Candidate
-from pandora_memory.secrets.lexicon import CODE_QUALIFIERS, LOCK_HEADS, LOCK_WORDS, PLAIN_CODE_QUALIFIERS
+from pandora_memory.secrets.heads import other_script_bounded
+from pandora_memory.secrets.lexicon import (
+    CODE_QUALIFIERS,
+    HEAD_FAMILIES,
+    LOCK_HEADS,
+    LOCK_WORDS,
+    PLAIN_CODE_QUALIFIERS,
+)
 from pandora_memory.secrets.trie import trie_pattern
 from pandora_memory.secrets.user_pairs import SPACED_SLASH_NEEDLES, spaced_slash_pairs
 from pandora_memory.secrets.values import CLAUSE_END, YEAR, has_digit, has_password_shape, is_dismissed
@@ -28,16 +35,26 @@ RULE = "nearby-value"
 REACH = 140
 BACK_REACH = 60
 
+# Every password and PIN word of the context rules, in all their languages, and these besides.
+_HEADS_OF = {
+    family: tuple(w for w, f in HEAD_FAMILIES.items() if f == family)
+    for family in ("password", "pin", "code")
+}
 _PASSWORD_WORDS = (
+    *_HEADS_OF["password"],
     "password", "passwords", "passwd", "passcode", "passphrase", "pwd", "mdp", "mot de passe",
     "mots de passe", "contraseña", "contrasena", "senha", "passwort", "kennwort", "wachtwoord",
     "비번", "비밀번호", "암호", "パスワード", "la contra", "clave", "parola d'ordine", "hasło", "haslo",
     "pasword", "passwrd", "passowrd", "paswd", "pword", "pw", "credentials", "creds",
     "chiave di rete", "clave de red", "network key", "wpa key", "netzwerkschlüssel", "clé de sécurité",
-    "pass",
+    "pass", "пасс",
 )  # fmt: skip
 # "pass" is also a bus pass or a boarding pass: only a password-shaped word right after it counts.
 _SHORT_REACH_WORDS = frozenset({"pass"})
+# A login is as often the user name: only a value with a symbol no user name has counts
+# ("my laptop login is 3iLF4ui#@51#").
+_LOGIN_WORDS = ("login", "logon")
+_NO_USER_NAME_HAS = frozenset("#!$%^&*?~+")
 # Words that open something by themselves: no other word of the sentence needs to say what.
 _LOCKS = frozenset(
     {
@@ -58,12 +75,19 @@ _LOCKS = frozenset(
             "schlüsseltresor",
         ),
         *("sleutelkluis", "sleutelkastje", "hek", "wlan-schlüssel", "wlan-schluessel"),
+        *("домофон", "домофона", "домофоне", "сигнализация", "сигнализации", "сигнализацию", "сейф"),
+        *("сейфа", "сейфе", "калитка", "калитки", "калитку", "кодовый", "кодового", "шлагбаум"),
+        *("kilit", "kilidi", "kilidin", "asma kilit", "tuş takımı", "alarmı", "kasa şifresi"),
         *LOCK_HEADS,
+        *_HEADS_OF["pin"],
     }
 )
 _CODE_WORDS = (
     *sorted(_LOCKS),
     *("code", "codes", "combo", "código", "codigo", "códigos", "codigos", "codice", "codici", "token"),
+    *_HEADS_OF["code"],
+    # A network or a lock's key in the languages that call it one ("WLAN … schlüssel 8841 2270 5519").
+    *("schlüssel", "sleutel", "ключ"),
 )  # fmt: skip
 _PLAIN_AFTER = ("postal", "promo", "promotionnel", "erreur", "d'erreur", "de réduction", "produit", "source")
 # Qualifiers right before "code" that say little elsewhere in a sentence ("in front of", "this time").
@@ -87,14 +111,21 @@ _OPENS = frozenset(
         *("garage", "karte", "bank", "briefkasten", "schlüssel"),
         *("closet", "storage", "shed", "cabinet", "cupboard", "storeroom", "mailbox", "postbox"),
         *("serratura", "gabbia", "cassetta", "verifica", "camera", "stanza", "portone"),
+        # Russian and Turkish.
+        *("двери", "дверь", "подъезд", "подъезда", "ворота", "калитки", "сейф", "сейфа", "карты", "карта"),
+        *("банка", "банк", "резервные", "резервный", "восстановления", "хранения", "ячейки", "ячейка"),
+        *("замка", "замок", "сигнализации", "домофона", "гаража", "шлагбаума", "подтверждения"),
+        *("kapı", "kapının", "kapısı", "kasa", "kasası", "yedek", "kurtarma", "otopark", "bariyer", "garaj"),
+        *("kart", "kartı", "kartın", "banka", "kilit", "kilidi", "doğrulama", "giriş", "alarm", "tuş"),
+        *("wlan", "wi-fi", "fritzbox", "netwerk", "réseau", "сеть", "wifi"),
     }
 )
 
 
-_PASSWORD_SET = frozenset(_PASSWORD_WORDS)
+_PASSWORD_SET = frozenset((*_PASSWORD_WORDS, *_LOGIN_WORDS))
 # One trie-shaped pattern over the lower-cased text (the engine jumps between first letters); word
 # boundaries are checked on the few hits, as heads.py does.
-_TRIGGER = re.compile(trie_pattern((*_PASSWORD_WORDS, *_CODE_WORDS)))
+_TRIGGER = re.compile(trie_pattern((*_PASSWORD_WORDS, *_LOGIN_WORDS, *_CODE_WORDS)))
 _GLUE = frozenset("-_")
 
 
@@ -109,15 +140,23 @@ def _triggers(text: str, lowered: str) -> Iterator[_Trigger]:
     for match in _TRIGGER.finditer(lowered):
         start, end = match.span()
         word = match.group()
-        before = lowered[start - 1] if start and word[0].isascii() else " "
+        if not word[0].isascii():
+            if not other_script_bounded(lowered, start, end, word):
+                continue
+            yield _Trigger(start, end, word, word in _PASSWORD_SET)
+            continue
+        before = lowered[start - 1] if start else " "
         after = lowered[end] if end < len(lowered) and word[-1].isascii() else " "
-        # Korean and Japanese glue particles onto a word: only Latin words need a boundary.
+        # Korean and Japanese glue particles onto a Latin word ("PIN은"): only Latin letters end it.
         if before.isalnum() or before in _GLUE or after.isalnum() or after in _GLUE:
             continue
         yield _Trigger(start, end, word, word in _PASSWORD_SET)
 
 
-_NEEDLES = (*(word.split()[0] for word in (*_PASSWORD_WORDS, *_CODE_WORDS)), *SPACED_SLASH_NEEDLES)
+_NEEDLES = (
+    *(word.split()[0] for word in (*_PASSWORD_WORDS, *_LOGIN_WORDS, *_CODE_WORDS)),
+    *SPACED_SLASH_NEEDLES,
+)
 # Four to twenty digits (a router's key comes in five groups of four), maybe spaced or dashed in groups
 # ("8 1 3 3", "73 19 46 82", "0-4-0-9"), maybe opening or closing on the keypad's # or * key; not a
 # price, a time, a decimal or part of a word.
@@ -142,7 +181,7 @@ _COUNTED = re.compile(
 _ASSIGNS = re.compile(r"\s*[:=]\s*")
 _EMAIL = re.compile(r"[^@\s]@[\w-]+\.[A-Za-z]")
 # A short code of letters and digits on a keypad ("58B21", "3C91").
-_KEYPAD_CODE = re.compile(r"(?=(?:[A-Z]*\d){2})(?=\d*[A-Z])[0-9A-Z]{4,8}")
+_KEYPAD_CODE = re.compile(r"(?=(?:[A-ZА-Я]*\d){2})(?=\d*[A-ZА-Я])[0-9A-ZА-Я]{4,8}")
 # A combination lock's dial numbers ("0-4-2", "12 - 40 - 7"): three or four small numbers, dashed.
 _DIAL_COMBINATION = re.compile(r"(?<![\w.,/:-])\d{1,2}(?:[ ]?-[ ]?\d{1,2}){2,3}(?![\w-])")
 # What a serial or model number is read next to: "seriale della cassaforte: SFX-4521-8830".
@@ -202,7 +241,9 @@ def _digit_code(text: str, match: re.Match[str]) -> bool:
         return False
     if not _typed_like_a_code(value.strip("#*")):
         return False
-    if YEAR.fullmatch(value.strip("#*")):
+    if value[-1] in "#*" or value[0] in "#*":
+        return True  # typed on a keypad ("1953*"), not a year
+    if YEAR.fullmatch(value):
         # "password 2025 rotation": a year the sentence goes on from dates it; "c'est 1945" states it.
         lead = text[max(0, match.start() - 12) : match.start()].lower().split()
         if lead and lead[-1] in _YEAR_LEADS:
@@ -260,9 +301,14 @@ def _reach_end(text: str, start: int) -> int:
     return limit
 
 
+# What stands between a short-reach word and its value: a few words of the clause, then "is" or ":".
+_STATED_LATER = re.compile(r"[^.!?\n,;:=]{0,40}?(?:[ \t](?:is|was)[ \t]+|[ \t]*[:=][ \t]*)")
+
+
 def _next_token_end(text: str, start: int) -> int:
     token = _TOKEN.search(text, start, min(len(text), start + 80))
-    return token.end() if token is not None and not text[start : token.start()].strip() else start
+    between = text[start : token.start()].strip(" \t\"'`") if token is not None else "-"
+    return token.end() if token is not None and not between else start
 
 
 def may_hold(lowered: str) -> bool:
@@ -292,12 +338,19 @@ def nearby_candidates(text: str, lowered: str) -> Iterator[Candidate]:
             continue
         if _SERIAL.search(text, max(0, trigger.start - 30), trigger.start):
             continue
-        reach = _reach_end(text, trigger.end)
+        after = trigger.end
+        reach = _reach_end(text, after)
         if trigger.word in _SHORT_REACH_WORDS:
-            reach = _next_token_end(text, trigger.end)
-        found = _first_value(text, trigger.end, reach, trigger.password)
+            # "pass X", or "root pass on the hetzner box is X": the word right after, or after the copula.
+            stated = _STATED_LATER.match(text, after)
+            after = stated.end() if stated is not None else after
+            reach = _next_token_end(text, after)
+        found = _first_value(text, after, reach, trigger.password)
         if found is not None and trigger.word in _SHORT_REACH_WORDS and found[2] != "password":
             found = None  # "boarding pass 1234": after "pass" only a password-shaped word counts
+        login = trigger.word in _LOGIN_WORDS
+        if found is not None and login and _NO_USER_NAME_HAS.isdisjoint(text[found[0] : found[1]]):
+            found = None  # "my login is marta.kowal92": the user name
         if found is not None:
             start, end, shape = found
             kind = "pin" if not trigger.password and shape == "pin" else "password"

@@ -203,6 +203,15 @@ PROVIDER_RULES: tuple[PatternRule, ...] = (
         ("hooks.slack.com",),
         validate=_real,
     ),
+    # A Sentry DSN's key lets anyone post events into the project (quota, noise, spoofed errors); the
+    # legacy form also carries the secret key after a colon. The host and project id stay readable.
+    rule(
+        "sentry-dsn",
+        "sentry_dsn",
+        r"https?://(?P<secret>[0-9a-f]{32}(?::[0-9a-f]{32})?)@[A-Za-z0-9.\-]*sentry[A-Za-z0-9.\-]*(?::\d+)?/\d+",
+        ("sentry",),
+        validate=_real,
+    ),
     rule(
         "discord-webhook",
         "discord_webhook",

@@ -166,6 +166,18 @@ def hook_urls(text: str) -> Iterator[Candidate]:
             yield Candidate("webhook_url", *match.span("secret"), "hook-url", PRIORITY)
 
 
+# A calendar's secret address ("…/calendar/ical/me%40gmail.com/private-209b5978…/basic.ics"): whoever
+# has the link reads every event.
+_PRIVATE_FEED = re.compile(
+    r"https?://[^\s/]{1,253}/\S{0,300}?/(?P<secret>private-[0-9a-f]{20,64})(?![0-9a-f])"
+)
+
+
+def private_feed_urls(text: str) -> Iterator[Candidate]:
+    for match in _PRIVATE_FEED.finditer(text):
+        yield Candidate("private_feed_url", *match.span("secret"), "private-feed-url", PRIORITY)
+
+
 # "steamcmd +login build_user Xq7!runway88": a login command given the user and then the password.
 _PLUS_LOGIN = re.compile(r"\+login[ \t]+[^\s+]{1,64}[ \t]+(?P<secret>[^\s+]{4,128})")
 # A software licence or product key, named as one: "serial number E3-UEIW-VLFY-6SX9-W9AR-VZNM".
@@ -318,7 +330,8 @@ _FLAG_WORDS = frozenset(
     }
 )
 _ATTACHED_MYSQL = re.compile(
-    r"\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n|;&]{0,200}?\s-p(?P<secret>[^\s\"']{1,256})"
+    r"\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n|;&]{0,200}?\s-p"
+    r"(?P<secret>\"[^\"\n]{1,256}\"|'[^'\n]{1,256}'|[^\s\"']{1,256})"
 )
 _SHORT_PASSWORD_FLAG = re.compile(
     r"(?:\btwine\b|\bsshpass\b|\b(?:docker|podman|nerdctl|buildah|skopeo|oras|crane|helm\s+registry)\s+login\b)"
@@ -441,6 +454,7 @@ STRUCTURE_RULES: tuple[StructureRule, ...] = (
     StructureRule(("://",), url_credentials),
     StructureRule(("=",), url_parameters),
     StructureRule(("hook", "trigger"), hook_urls),
+    StructureRule(("/private-",), private_feed_urls),
     StructureRule(("+login",), plus_login),
     StructureRule(("-",), grouped_keys),
     StructureRule(("licen", "product key", "activation", "serial", "cd key"), licence_keys),

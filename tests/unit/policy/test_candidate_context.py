@@ -646,3 +646,34 @@ def test_what_is_owed_in_a_strained_relationship_is_the_relationships_not_a_prom
 
     assert strained.memory_type is MemoryType.RELATIONSHIP_LOOP, strained.reason
     assert deliverable.memory_type is MemoryType.OPEN_LOOP, deliverable.reason
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "the overdraft on the joint account is eating me alive, only paying the minimum since spring",
+        "lost another 300 on the pokies at the club on friday",
+        "the agency wants to claw back the grant because the report went in late",
+        "signed the van lease personally, so if the cafe folds it's all on me",
+        "dont mention care homes for dad unless i bring it up, im not ready",
+    ],
+)
+def test_money_strain_gambling_machines_and_care_in_own_words_are_gated(message: str) -> None:
+    decision = _decide(message)
+    assert decision.status is CandidateStatus.CANDIDATE, decision.reason
+    assert decision.requires_review, decision.reason
+
+
+class TestAcceptedOffers:
+    def test_accepting_an_offered_change_to_the_users_setup_is_their_decision(self) -> None:
+        decision = should_auto_create_memory_candidate(
+            "yes do that, 4 workers",
+            "I can add a Celery queue 'exports' with 4 workers and route the PDF export tasks to it.",
+        )
+        assert decision.status is CandidateStatus.CANDIDATE, decision.reason
+
+    def test_accepting_an_offer_of_words_is_no_memory(self) -> None:
+        decision = should_auto_create_memory_candidate(
+            "ok sure", "Want me to also draft the welcome email for the new volunteers?"
+        )
+        assert decision.status is CandidateStatus.NOT_CANDIDATE, decision.reason

@@ -29,6 +29,7 @@ GRATITUDE = "gratitude"
 CONFIG_RULE = "config_rule"
 CONFIRMATION = "confirmation"
 ASSISTANT_OFFER = "assistant_offer"
+OFFERED_CHANGE = "offered_change"
 RECALL = "recall"
 STANDING_SCOPE = "standing_scope"
 HYPOTHETICAL = "hypothetical"
@@ -409,6 +410,7 @@ def candidate_rules() -> CandidateRules:
         (CONFIG_RULE, transfer["config_rule_cues"]),
         (CONFIRMATION, durability["confirmation"]),
         (ASSISTANT_OFFER, durability["assistant_offer"]),
+        (OFFERED_CHANGE, durability["offered_change"]),
         (RECALL, mood["recall"]),
         (HEARSAY, mood["hearsay"]),
         (STANDING_SCOPE, mood["standing_scope"]),

@@ -15,6 +15,7 @@ from pandora_memory.policy.candidate_rules import (
     CONFIRMATION,
     CORRECTION,
     DISCLAIMER,
+    OFFERED_CHANGE,
     REJECTION,
     RETRACTION,
     RETRACTION_REASON,
@@ -32,6 +33,10 @@ RULE_DISCLAIMER = "candidate.durability.disclaimer"
 RULE_UNCERTAIN = "candidate.durability.uncertain"
 RULE_REFUSAL = "candidate.durability.refusal"
 _STANDING = frozenset((COMMITMENT, STANDING_SCOPE))
+# An accepted offer is the user's decision when it offers a standing rule or a change to their own
+# setup or plan ("I can add an Airflow pool with 3 slots", "want me to remind you on the 1st"), not
+# when it offers words (a draft, an explanation, a rewrite).
+_OFFERS_KEPT = frozenset((*_STANDING, OFFERED_CHANGE))
 RULE_SKIPPED_MOOD = {
     Mood.QUESTION: "candidate.mood.question",
     Mood.HYPOTHETICAL: "candidate.mood.hypothetical",
@@ -158,17 +163,23 @@ def assess_user(
 def proposal_clauses(clauses: Sequence[Clause], standing_offers: bool = False) -> tuple[Clause, ...]:
     """The assistant's statements and suggestions a user can accept. An offer to do work is none,
     unless `standing_offers` and it offers a standing rule ("want me to pin python to 3.11 for all
-    your repos?"): a yes to that is the user's decision."""
+    your repos?") or a change to the user's setup ("I can add a pool with 3 slots"): a yes to that is
+    the user's decision."""
     usable = {Mood.STATEMENT, Mood.LABELLED, Mood.HYPOTHETICAL, Mood.QUESTION}
+    kept = _OFFERS_KEPT if standing_offers else frozenset()
     return tuple(
         clause
         for clause in clauses
         if clause.mood in usable
         and (
             not any(hit.cue.family == ASSISTANT_OFFER for hit in clause.hits)
-            or (standing_offers and any(hit.cue.family in _STANDING for hit in clause.hits))
+            or any(hit.cue.family in kept for hit in clause.hits)
         )
     )
+
+
+def offers_change(clause: Clause) -> bool:
+    return any(hit.cue.family == OFFERED_CHANGE for hit in clause.hits)
 
 
 def confirmation_cues(clauses: Sequence[Clause]) -> list[str]:

@@ -205,7 +205,8 @@ def _gather(
         gathered.bonus += rules.acceptance_bonus
         gathered.summary_clauses = accepted
         gathered.chosen = (CHOICE in user_hits or verdict.picks_option) and any(
-            rules.proposal_words.search(clause.lowered) for clause in accepted
+            rules.proposal_words.search(clause.lowered) or durability.offers_change(clause)
+            for clause in accepted
         )
         reading.from_assistant = True
         reading.person_clauses = (*reading.person_clauses, *affirmed)

@@ -145,3 +145,10 @@ def test_asking_to_change_the_text_in_the_chat_is_a_follow_up() -> None:
     retrieve, rules = _decide("update this paragraph so it sounds friendlier")
     assert not retrieve
     assert "in_chat_followup" in rules
+
+
+def test_a_lower_case_name_doing_what_people_do_is_a_name() -> None:
+    retrieve, rules = _decide("ines wants me to swap shifts again. how do i say no without a scene")
+    assert retrieve
+    assert "named_entity" in rules
+    assert "named_entity" not in _decide("node says the module is missing again, why")[1]

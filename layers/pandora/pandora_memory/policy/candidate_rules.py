@@ -263,6 +263,15 @@ def _alternation(words: Iterable[str]) -> str:
 # the particles after them are Hangul, so giving letters back never helps.
 
 
+def lowercase_name_pattern(verbs: Iterable[str]) -> re.Pattern[str]:
+    """At a sentence start: a word, maybe an adverb, then a verb only people do ("felix apologised",
+    "jens wants me to"): a name typed in lower case, in group 1."""
+    return re.compile(
+        r"(?:^|[.!?] )([a-z][a-z'\-]{2,}) (?:(?:still|just|finally|also|already|never|really) )?"
+        rf"(?:{_alternation(verbs)})\b"
+    )
+
+
 def _hangul_name(particles: Iterable[str], syllables: tuple[int, int] = (2, 3), suffix: str = "") -> str:
     """A regex for a Korean name of `syllables` syllables with a particle glued on ("수아랑"), or
     after `suffix` ("여사님께는")."""
@@ -325,11 +334,7 @@ def _people_rules(table: Mapping[str, Any]) -> PeopleRules:
         lowercase_companion=re.compile(
             _latin_name("[a-z]", "[a-z]{2,}+", table["latin_lowercase_companion_particles"])
         ),
-        # At a sentence start: a word, maybe an adverb, then a verb only people do ("felix apologised").
-        lowercase_name=re.compile(
-            r"(?:^|[.!?] )([a-z][a-z'\-]{2,}) (?:(?:still|just|finally|also|already|never|really) )?"
-            rf"(?:{_alternation(table['lowercase_name_verbs'])})\b"
-        ),
+        lowercase_name=lowercase_name_pattern(table["lowercase_name_verbs"]),
         not_lowercase_names=frozenset(table["not_lowercase_names"]),
         subject_weight=float(table["subject_weight"]),
         subject_reach=int(table["subject_reach"]),

@@ -91,6 +91,9 @@ def leads_with_person(text: str, hits: Sequence[Hit], rules: CandidateRules) -> 
     opening = text[: people.subject_reach]
     if not text.isascii() and people.korean_name.search(opening) is not None:
         return True
+    lowercase = people.lowercase_name.match(text)
+    if lowercase is not None and lowercase.group(1) not in people.not_lowercase_names:
+        return not lowercase.group().endswith((" says", " said"))  # "aws says AccessDenied"
     name = people.name.match(text)
     if name is None or name.group() in people.not_names:
         return False

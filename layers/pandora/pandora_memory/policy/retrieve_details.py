@@ -179,6 +179,21 @@ def _read_lowercase_possessives(reading: MessageReading, rules: RetrieveRules) -
             reading.add("lowercase_possessive", f"{stem}'s")
 
 
+_TOOLS_SAY = (" says", " said")
+
+
+def _read_lowercase_subjects(reading: MessageReading, rules: RetrieveRules) -> None:
+    """ "jens wants me to cover sunday", "noor wants to move in": a name typed in lower case, found by a
+    verb only people do right after it."""
+    for match in rules.lowercase_subject.finditer(reading.lowered):
+        stem, shown = match.group(1), match.group(1).capitalize()
+        if stem in rules.not_lowercase_names or stem in rules.never_names or shown in reading.names:
+            continue
+        if match.group().endswith(_TOOLS_SAY):
+            continue  # "python says the module is missing": tools say things too
+        reading.names.append(shown)
+
+
 def _read_titled_names(reading: MessageReading, rules: RetrieveRules) -> None:
     """ "dr amaral", "Coach Reyes": the word after a title is a person's name, whatever its case."""
     words = reading.words
@@ -270,6 +285,7 @@ def read_details(reading: MessageReading, rules: RetrieveRules) -> None:
     _read_titled_names(reading, rules)
     _read_names(reading, rules)
     _read_lowercase_possessives(reading, rules)
+    _read_lowercase_subjects(reading, rules)
     _read_addressed(reading, rules)
     _read_specific_items(reading, rules)
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from pandora_memory.policy.candidate_rules import lowercase_name_pattern
 from pandora_memory.policy.retrieve_patterns import clause_shapes, digit_led_any_of, underscore_join
 from pandora_memory.policy.rules import section
 from pandora_memory.policy.text import split_scripts
@@ -247,6 +248,8 @@ class RetrieveRules:
     name_titles: frozenset[str]
     eponym_nouns: frozenset[str]
     not_possessive_names: frozenset[str]
+    lowercase_subject: re.Pattern[str]
+    not_lowercase_names: frozenset[str]
     story_determiners: frozenset[str]
     news_max_words: int
     news_bare_max_words: int
@@ -296,6 +299,7 @@ def retrieve_rules() -> RetrieveRules:
     names: dict[str, Any] = raw["names"]
     context: dict[str, Any] = raw["context"]
     specific: dict[str, Any] = raw["specific"]
+    people: dict[str, Any] = section("candidate")["people"]
     families = {name: table["cues"] for name, table in signals.items()}
     families.update({name: table["cues"] for name, table in domains.items()})
     families.update({name: table["cues"] for name, table in raw["marker"].items()})
@@ -349,6 +353,9 @@ def retrieve_rules() -> RetrieveRules:
         name_titles=_words(names["name_titles"]),
         eponym_nouns=_words(names["eponym_nouns"]),
         not_possessive_names=_words(names["not_possessive_names"]),
+        # The candidate policy's people rules: one list of the verbs only people do.
+        lowercase_subject=lowercase_name_pattern(people["lowercase_name_verbs"]),
+        not_lowercase_names=_words(people["not_lowercase_names"]),
         story_determiners=_words(context["story_determiners"]),
         story_indefinites=_words(context["story_indefinites"]),
         generic_story_openers=_words(context["generic_story_openers"]),

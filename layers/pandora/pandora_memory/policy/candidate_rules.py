@@ -263,6 +263,11 @@ def _alternation(words: Iterable[str]) -> str:
 # the particles after them are Hangul, so giving letters back never helps.
 
 
+# Tools "say" things too ("python says the module is missing", "aws says AccessDenied"): a lower-case
+# word before these is read as no name.
+REPORTING_ENDINGS = (" says", " said")
+
+
 def lowercase_name_pattern(verbs: Iterable[str]) -> re.Pattern[str]:
     """At a sentence start: a word, maybe an adverb, then a verb only people do ("felix apologised",
     "jens wants me to"): a name typed in lower case, in group 1."""

@@ -6,7 +6,7 @@ Names are never listed: a capitalised word counts as a person only where people 
 
 from collections.abc import Mapping, Sequence
 
-from pandora_memory.policy.candidate_rules import COMPANION, KIN, PRONOUN, CandidateRules
+from pandora_memory.policy.candidate_rules import COMPANION, KIN, PRONOUN, REPORTING_ENDINGS, CandidateRules
 from pandora_memory.policy.lexicon import Hit
 
 NAMED_PERSON = "named person"
@@ -93,7 +93,7 @@ def leads_with_person(text: str, hits: Sequence[Hit], rules: CandidateRules) -> 
         return True
     lowercase = people.lowercase_name.match(text)
     if lowercase is not None and lowercase.group(1) not in people.not_lowercase_names:
-        return not lowercase.group().endswith((" says", " said"))  # "aws says AccessDenied"
+        return not lowercase.group().endswith(REPORTING_ENDINGS)
     name = people.name.match(text)
     if name is None or name.group() in people.not_names:
         return False

@@ -9,6 +9,7 @@ and in-chat follow-ups, tried at clause starts; it only ever costs one penalty.
 
 import re
 
+from pandora_memory.policy.candidate_rules import REPORTING_ENDINGS
 from pandora_memory.policy.retrieve_lexicon import RetrieveRules
 from pandora_memory.policy.retrieve_patterns import IN_CHAT_FOLLOWUP
 from pandora_memory.policy.retrieve_signals import MessageReading
@@ -179,9 +180,6 @@ def _read_lowercase_possessives(reading: MessageReading, rules: RetrieveRules) -
             reading.add("lowercase_possessive", f"{stem}'s")
 
 
-_TOOLS_SAY = (" says", " said")
-
-
 def _read_lowercase_subjects(reading: MessageReading, rules: RetrieveRules) -> None:
     """ "jens wants me to cover sunday", "noor wants to move in": a name typed in lower case, found by a
     verb only people do right after it."""
@@ -189,8 +187,8 @@ def _read_lowercase_subjects(reading: MessageReading, rules: RetrieveRules) -> N
         stem, shown = match.group(1), match.group(1).capitalize()
         if stem in rules.not_lowercase_names or stem in rules.never_names or shown in reading.names:
             continue
-        if match.group().endswith(_TOOLS_SAY):
-            continue  # "python says the module is missing": tools say things too
+        if match.group().endswith(REPORTING_ENDINGS):
+            continue
         reading.names.append(shown)
 
 

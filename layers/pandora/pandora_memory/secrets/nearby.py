@@ -77,7 +77,7 @@ _LOCKS = frozenset(
         *("sleutelkluis", "sleutelkastje", "hek", "wlan-schlüssel", "wlan-schluessel"),
         *("домофон", "домофона", "домофоне", "сигнализация", "сигнализации", "сигнализацию", "сейф"),
         *("сейфа", "сейфе", "калитка", "калитки", "калитку", "кодовый", "кодового", "шлагбаум"),
-        *("kilit", "kilidi", "kilidin", "asma kilit", "tuş takımı", "alarmı", "kasa şifresi"),
+        *("kilit", "kilidi", "kilidin", "asma kilit", "tuş takımı", "alarmı"),
         *LOCK_HEADS,
         *_HEADS_OF["pin"],
     }

@@ -677,3 +677,21 @@ class TestAcceptedOffers:
             "ok sure", "Want me to also draft the welcome email for the new volunteers?"
         )
         assert decision.status is CandidateStatus.NOT_CANDIDATE, decision.reason
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "rosalind is my PI, kind but slow on email, ring her if it's urgent",
+        "teodor (my cousin's husband) fixes our van for free now",
+    ],
+)
+def test_who_someone_is_to_the_user_is_a_relationship_fact(message: str) -> None:
+    decision = _decide(message)
+    assert decision.status is CandidateStatus.CANDIDATE, decision.reason
+    assert decision.memory_type is MemoryType.RELATIONSHIP_LOOP, decision.reason
+
+
+def test_a_debt_with_its_sums_and_months_is_a_risk_not_a_business_priority() -> None:
+    decision = _decide("the store card is at 2.4k, paying 150 a month off it since the overdraft")
+    assert decision.memory_type is MemoryType.RISK, decision.reason

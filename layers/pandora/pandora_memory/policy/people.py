@@ -4,6 +4,7 @@ Names are never listed: a capitalised word counts as a person only where people 
 "told Leo", "Hana's email", "with Jae") or next to he/she, so product names mostly stay out.
 """
 
+import re
 from collections.abc import Mapping, Sequence
 
 from pandora_memory.policy.candidate_rules import COMPANION, KIN, PRONOUN, REPORTING_ENDINGS, CandidateRules
@@ -16,6 +17,9 @@ COMPANION_PHRASE = "someone and I"
 PERSON_SUBJECT = "person subject"
 _CONTEXT = 24
 _PUNCTUATION_AS_SPACE = str.maketrans(",.;:!?()", "        ")
+# A statement opening on a name and who they are, in brackets: "jess (my associate) is going part time",
+# "selin (baran's wife) does our stories".
+_INTRODUCED = re.compile(r"([A-Za-z][a-z'\-]{1,20}) \((?:my|our|his|her|their|[a-z]+'s) [^()]{1,40}\)")
 
 
 def person_cues(text: str, hits: Mapping[str, Sequence[Hit]], rules: CandidateRules) -> list[str]:
@@ -25,6 +29,7 @@ def person_cues(text: str, hits: Mapping[str, Sequence[Hit]], rules: CandidateRu
         _has_korean_name(text, rules)
         or _has_named_person(text, rules, pronoun=PRONOUN in hits)
         or _has_lowercase_name(text, rules)
+        or _INTRODUCED.match(text) is not None
     ):
         cues.append(NAMED_PERSON)
     if KIN in hits:
@@ -90,6 +95,8 @@ def leads_with_person(text: str, hits: Sequence[Hit], rules: CandidateRules) -> 
     # A lower-case word before "says" is as often a product ("aws says AccessDenied"): not read here.
     opening = text[: people.subject_reach]
     if not text.isascii() and people.korean_name.search(opening) is not None:
+        return True
+    if _INTRODUCED.match(text) is not None:
         return True
     lowercase = people.lowercase_name.match(text)
     if lowercase is not None and lowercase.group(1) not in people.not_lowercase_names:

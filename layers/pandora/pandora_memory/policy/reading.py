@@ -260,7 +260,14 @@ def _conclude(
     # unnamed.
     implied = _PRIVATE in user_hits or PERSON_IMPLIED in user_hits
     has_person = bool(reading.people) or implied or (needs_person and names_someone(summary_text, rules))
-    if namespace is Namespace.REAL_LIFE and reading.people and gathered.summary_clauses:
+    # A statement about someone, unless what is left of it follows a take-back ("...but forget it, the
+    # landlord handles it": the reason for dropping it is no memory).
+    if (
+        namespace is Namespace.REAL_LIFE
+        and reading.people
+        and gathered.summary_clauses
+        and durability.RULE_RETRACTION not in verdict.rules
+    ):
         lead = gathered.summary_clauses[0]
         if leads_with_person(lead.text, lead.hits, rules):
             gathered.types.add(MemoryType.RELATIONSHIP_LOOP, PERSON_SUBJECT, rules.people.subject_weight)

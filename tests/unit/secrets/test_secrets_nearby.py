@@ -191,3 +191,47 @@ def test_russian_and_turkish_words_a_stated_pass_and_a_login_with_symbols_are_fo
 )
 def test_inflected_lookalikes_user_names_and_field_settings_stay(text: str) -> None:
     assert find_secrets(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("wifi i ateljén: nätverk Lind_Studio, lösen granskog_41", "granskog_41"),
+        ("isännöitsijä lähetti: ovikoodi rappuun on 6604, älä jaa", "6604"),
+        ("portkoden till gården är 3318B, skriv ner den", "3318B"),
+        ("the bike shed opens with 5127 and a twist to the left", "5127"),
+        ("koden till förrådet är 9043# efter klockan sex", "9043#"),
+        ("farfars larmkod för stugan: 1947 (hans födelseår)", "1947"),
+        ("mật khẩu wifi tầng 3 là hoa_mai_2024 nhé", "hoa_mai_2024"),
+        ("sandi wifi toko yg baru: Melati!2025 tolong bikin kartu", "Melati!2025"),
+        ("akun bank ku budi_s88 dan passwordnya Sawah*7731 ya", "Sawah*7731"),
+        ("két sắt văn phòng mã 180392, đừng nói ai", "180392"),
+    ],
+)
+def test_nordic_indonesian_and_vietnamese_words_compounds_and_keypad_codes_are_found(
+    text: str, value: str
+) -> None:
+    assert value not in redact(text).text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "felkod 4471 på routern igen, vad betyder det",
+        "the shop opens with 20 staff on monday 2025",
+        "nhập mã PIN sai rồi, app báo error E-1021 là gì vậy?",
+        "nama wifi (SSID) Toko_Melati_5G, gimana ganti tanpa ganti sandinya?",
+        "server.properties:\nenable-rcon=true\nrcon.port=25575\nrcon.password=${RCON_PASSWORD}",
+    ],
+)
+def test_error_codes_opening_hours_network_names_and_ports_stay(text: str) -> None:
+    assert find_secrets(text) == []
+
+
+def test_every_code_of_a_backup_code_list_is_redacted() -> None:
+    codes = ["Q7KDM", "X2PLR", "B9WZT", "HNCJV", "4MRTA"]
+    text = f"steam guard reservkoder, spara dem: {' '.join(codes[:3])}, {codes[3]}\n{codes[4]}"
+
+    redacted = redact(text).text
+
+    assert not [code for code in codes if code in redacted]

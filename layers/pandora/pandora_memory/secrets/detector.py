@@ -12,13 +12,14 @@ Structure rules include positional code arguments (`calls`) and default-account 
 from itertools import compress
 
 from pandora_memory.secrets.allowlist import inside, public_regions, ssh_public_keys
+from pandora_memory.secrets.code_lists import list_neighbours
 from pandora_memory.secrets.context_rules import context_candidates
 from pandora_memory.secrets.encoded import encoded_candidates
 from pandora_memory.secrets.entropy import entropy_candidates
 from pandora_memory.secrets.findings import Candidate, Coverage, SecretFinding
 from pandora_memory.secrets.heads import find_heads
 from pandora_memory.secrets.jwt_claims import JWT_NEEDLES, jwt_candidates
-from pandora_memory.secrets.nearby import may_hold, nearby_candidates
+from pandora_memory.secrets.nearby import nearby_candidates
 from pandora_memory.secrets.pattern_rule import RuleIndex
 from pandora_memory.secrets.providers import PROVIDER_RULES
 from pandora_memory.secrets.seed_phrase import mentions_seed_phrase, seed_phrase_candidates
@@ -75,9 +76,11 @@ def _candidates(text: str, depth: int = 0) -> list[Candidate]:
         if long_words:
             covered = Coverage(found)
             found.extend(entropy_candidates(text, heads, public_regions(lowered, text), covered))
-    if may_hold(lowered):  # the safety net, last: only where no rule above found the value
+    # The safety net, last: only where no rule above found the value.
+    nearby = list(nearby_candidates(text, lowered))
+    if nearby:
         covered = Coverage(found)
-        found.extend(c for c in nearby_candidates(text, lowered) if not covered.covers(c.start, c.end))
+        found.extend(c for c in nearby if not covered.covers(c.start, c.end))
     if public_keys:
         found = [c for c in found if not inside(public_keys, c.start, c.start + 1)]
     return found
@@ -126,4 +129,7 @@ def find_secrets(text: str) -> list[SecretFinding]:
     if not text:
         return []
     found = _candidates(text)
-    return merge([*found, *_repeats(text, found)] if found else found)
+    if not found:
+        return []
+    found = [*found, *list_neighbours(text, found)]
+    return merge([*found, *_repeats(text, found)])

@@ -30,8 +30,8 @@ _HASH_WORDS = re.compile(r"sha|md5|hash|checksum|digest|commit|etag|fingerprint|
 _FIELD_NAME = re.compile(r"([A-Za-z_][\w.\-]{0,60})[\"']?[ \t]*[:=][ \t]*[\"']?$")
 # "the network name is Studio_Guest_5G", "ssid: ...", "a bot called ...": the token names something.
 _STATED_NAME = re.compile(
-    r"\b(?:name|ssid|username|user name|hostname|handle|called|named)"
-    r"(?:[ \t]+(?:is|was))?[ \t]*[:=]?[ \t]*[\"'`]?$",
+    r"\b(?:name|ssid|username|user name|hostname|handle|called|named|nama|tên|nimi|namn|nom|nombre|nome)"
+    r"(?:[ \t]+(?:is|was))?[ \t]*[:=)]?[ \t]*[\"'`]?$",
     re.IGNORECASE,
 )
 

@@ -23,11 +23,14 @@ _PASSWORD_HEADS = _words(
     senhas wachtwoorden hasła lösenordet adgangskode passord salasanani şifrem şifresi sifrem
     sifresi parolam parolasi geslo lozinka пароля паролем
     şifreniz şifreyi şifremi şifreler şifreleri parolası parolayı parolanız пароли паролей пасс
+    lösen lösn salasanaa salasanan salasanat salis sandi sandinya
     """
 ) | {
     "mot de passe",
     "mots de passe",
     "kata sandi",
+    "mật khẩu",
+    "mat khau",
     "kata laluan",
     # Answers that stand in for a password on account recovery.
     "security answer",
@@ -42,6 +45,7 @@ _CODE_HEADS = _words(
     code codes combination combo otp 인증번호 인증코드
     código codigo códigos codigos codice codici kod kodu kodun koden код кода
     kodları kodlar kodum коды кодом коду
+    kode koder koodi koodin koodit mã
     """
 )
 # Compounds of "code" that say what they open (German, Dutch): found as "code" inside a word, so
@@ -92,6 +96,10 @@ HEAD_FAMILIES: dict[str, str] = {
     ),
     **dict.fromkeys(_CODE_HEADS, "code"),
     **dict.fromkeys(_words("pin-code pinkod pinkodu пин пин-код пинкод пин-кода"), "pin"),
+    # Finnish and Swedish PIN words, and a Finnish bank's numbered key list ("tunnusluvut").
+    **dict.fromkeys(
+        _words("pin-koodi pinkoodi puk-koodi pukkoodi pin-kod pinkoden tunnusluku tunnusluvut"), "pin"
+    ),
     **dict.fromkeys(_words("key keys apikey llave chave clé clés schlüssel 키 キー ключ ключа ключи"), "key"),
     # "tkn" is how people abbreviate it in a hurry ("cloudflare api tkn: ...").
     **dict.fromkeys(_words("token tokens tkn 토큰 トークン 令牌 токен токена токены"), "token"),

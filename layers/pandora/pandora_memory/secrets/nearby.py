@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from pandora_memory.secrets.code_lists import first_code_run
 from pandora_memory.secrets.findings import Candidate
 from pandora_memory.secrets.heads import other_script_bounded
 from pandora_memory.secrets.lexicon import (
@@ -47,10 +48,14 @@ _PASSWORD_WORDS = (
     "비번", "비밀번호", "암호", "パスワード", "la contra", "clave", "parola d'ordine", "hasło", "haslo",
     "pasword", "passwrd", "passowrd", "paswd", "pword", "pw", "credentials", "creds",
     "chiave di rete", "clave de red", "network key", "wpa key", "netzwerkschlüssel", "clé de sécurité",
-    "pass", "пасс",
+    "pass", "пасс", "rcon",
 )  # fmt: skip
+# How "opens with 5510", "öppnas med 5510" is read: a lock word whose code stands right after it.
+_OPENED_WITH = "opens with"
 # "pass" is also a bus pass or a boarding pass: only a password-shaped word right after it counts.
-_SHORT_REACH_WORDS = frozenset({"pass"})
+_SHORT_REACH_WORDS = frozenset({"pass", _OPENED_WITH})
+# After these only a password-shaped value counts, never a number ("rcon.port=25575").
+_SHAPED_ONLY_WORDS = frozenset({"pass", "rcon"})
 # A login is as often the user name: only a value with a symbol no user name has counts
 # ("my laptop login is 3iLF4ui#@51#").
 _LOGIN_WORDS = ("login", "logon")
@@ -78,8 +83,11 @@ _LOCKS = frozenset(
         *("домофон", "домофона", "домофоне", "сигнализация", "сигнализации", "сигнализацию", "сейф"),
         *("сейфа", "сейфе", "калитка", "калитки", "калитку", "кодовый", "кодового", "шлагбаум"),
         *("kilit", "kilidi", "kilidin", "asma kilit", "tuş takımı", "alarmı"),
+        *("kassaskåp", "kassaskåpet", "kassakaappi", "kombinationslås", "kodlås", "nyckelbox", "nyckelboxen"),
+        *("nyckelskåp", "két sắt", "mã cửa", "mã pin", "brankas", "gembok", "kode pintu", "kunci pintu"),
         *LOCK_HEADS,
         *_HEADS_OF["pin"],
+        _OPENED_WITH,
     }
 )
 _CODE_WORDS = (
@@ -118,6 +126,33 @@ _OPENS = frozenset(
         *("kapı", "kapının", "kapısı", "kasa", "kasası", "yedek", "kurtarma", "otopark", "bariyer", "garaj"),
         *("kart", "kartı", "kartın", "banka", "kilit", "kilidi", "doğrulama", "giriş", "alarm", "tuş"),
         *("wlan", "wi-fi", "fritzbox", "netwerk", "réseau", "сеть", "wifi"),
+        # Swedish, Finnish, Indonesian, Vietnamese.
+        *(
+            "dörr",
+            "dörren",
+            "port",
+            "porten",
+            "grind",
+            "grinden",
+            "ovi",
+            "oven",
+            "portti",
+            "pankki",
+            "kortti",
+        ),
+        *(
+            "kortin",
+            "nyckel",
+            "skåp",
+            "skåpet",
+            "reserv",
+            "vara",
+            "cửa",
+            "két",
+            "pintu",
+            "gerbang",
+            "cadangan",
+        ),
     }
 )
 
@@ -125,8 +160,60 @@ _OPENS = frozenset(
 _PASSWORD_SET = frozenset((*_PASSWORD_WORDS, *_LOGIN_WORDS))
 # One trie-shaped pattern over the lower-cased text (the engine jumps between first letters); word
 # boundaries are checked on the few hits, as heads.py does.
-_TRIGGER = re.compile(trie_pattern((*_PASSWORD_WORDS, *_LOGIN_WORDS, *_CODE_WORDS)))
+_TRIGGER_WORDS = frozenset((*_PASSWORD_WORDS, *_LOGIN_WORDS, *_CODE_WORDS))
+# Two tries, as heads.py keeps: the words in ASCII run on every message, the others only on a message
+# that is not ASCII (no word of them can stand in one that is).
+_ASCII_TRIGGER = re.compile(trie_pattern(word for word in _TRIGGER_WORDS if word.isascii()))
+_OTHER_TRIGGER = re.compile(trie_pattern(word for word in _TRIGGER_WORDS if not word.isascii()))
 _GLUE = frozenset("-_")
+_GLUED_SUFFIX = "nya"
+
+
+# A code word compounded with what it opens ("ovikoodi", "portkoden", "alarmkod", "PIN-koodi"), in the
+# languages that write compounds; not a code of something else ("felkod", "virhekoodi", "rabattkod").
+_COMPOUND_CODE = re.compile(
+    r"\b([a-zåäöæø]{2,16})-?(?:kod|koden|koder|koderna|kode|koden|koodi|koodin|koodit|koodia)\b"
+)
+_NOT_LOCK_PREFIXES = frozenset(
+    {
+        *(
+            "fel",
+            "virhe",
+            "rabatt",
+            "alennus",
+            "kampanja",
+            "post",
+            "posti",
+            "streck",
+            "viiva",
+            "käll",
+            "lähde",
+        ),
+        *(
+            "program",
+            "ohjelma",
+            "html",
+            "lands",
+            "maa",
+            "suunta",
+            "present",
+            "lahja",
+            "rabat",
+            "fejl",
+            "kilde",
+        ),
+        *("kilde", "bar", "qr", "rabatt", "bonus", "etu", "tarjous", "kuponki", "kupong", "kampanj", "tuote"),
+    }
+)
+# "opens with 5510", "öppnas med 5510", "gaat open met 1953*": how a lock is opened, whatever opens.
+_OPENS_WITH = re.compile(
+    r"\b(?:opens? with|öppnas med|öppnar med|gaat open met|se abre con|s'ouvre avec|öffnet mit|geht auf mit|"
+    r"si apre con|abre com|aukeaa|avautuu)\b"
+)
+
+
+_OPENS_WITH_NEEDLES = ("open", "öppna", "ouvre", "abre", "öffnet", "geht auf", "apre", "aukeaa", "avautuu")
+_A_LOCK = "keypad"  # how a compound code word is read: a word that opens by itself
 
 
 class _Trigger(NamedTuple):
@@ -137,7 +224,18 @@ class _Trigger(NamedTuple):
 
 
 def _triggers(text: str, lowered: str) -> Iterator[_Trigger]:
-    for match in _TRIGGER.finditer(lowered):
+    if "kod" in lowered or "kood" in lowered:
+        for match in _COMPOUND_CODE.finditer(lowered):
+            if match.group(1) not in _NOT_LOCK_PREFIXES:
+                yield _Trigger(match.start(), match.end(), _A_LOCK, False)
+    if any(map(lowered.__contains__, _OPENS_WITH_NEEDLES)):
+        for match in _OPENS_WITH.finditer(lowered):
+            yield _Trigger(match.start(), match.end(), _OPENED_WITH, False)
+    matches = _ASCII_TRIGGER.finditer(lowered)
+    if not lowered.isascii():
+        both = (*matches, *_OTHER_TRIGGER.finditer(lowered))
+        matches = iter(sorted(both, key=lambda match: match.start()))
+    for match in matches:
         start, end = match.span()
         word = match.group()
         if not word[0].isascii():
@@ -146,6 +244,8 @@ def _triggers(text: str, lowered: str) -> Iterator[_Trigger]:
             yield _Trigger(start, end, word, word in _PASSWORD_SET)
             continue
         before = lowered[start - 1] if start else " "
+        if lowered.startswith(_GLUED_SUFFIX, end) and not lowered[end + 3 : end + 4].isalnum():
+            end += len(_GLUED_SUFFIX)  # "passwordnya": Indonesian and Malay glue "its" onto the word
         after = lowered[end] if end < len(lowered) and word[-1].isascii() else " "
         # Korean and Japanese glue particles onto a Latin word ("PIN은"): only Latin letters end it.
         if before.isalnum() or before in _GLUE or after.isalnum() or after in _GLUE:
@@ -153,11 +253,11 @@ def _triggers(text: str, lowered: str) -> Iterator[_Trigger]:
         yield _Trigger(start, end, word, word in _PASSWORD_SET)
 
 
-# Four to twenty digits (a router's key comes in five groups of four), maybe spaced or dashed in groups
-# ("8 1 3 3", "73 19 46 82", "0-4-0-9"), maybe opening or closing on the keypad's # or * key; not a
-# price, a time, a decimal or part of a word.
+# Four to forty digits (a router's key comes in five groups of four, backup codes in fours of eight),
+# maybe spaced or dashed in groups ("8 1 3 3", "73 19 46 82", "0-4-0-9"), maybe opening or closing on
+# the keypad's # or * key; not a price, a time, a decimal or part of a word.
 _DIGIT_CODE = re.compile(
-    r"(?<![\w.,/:$€£#*+-])[#*]?\d(?:(?:[ ]?-[ ]?|[ ])?\d){3,19}[#*]?(?![A-Za-z0-9_%€$£]|[.,:/]\d)"
+    r"(?<![\w.,/:$€£#*+-])[#*]?\d(?:(?:[ ]?-[ ]?|[ ])?\d){3,39}[#*]?(?![A-Za-z0-9_%€$£]|[.,:/]\d)"
 )
 # A value ends at blanks, quotes, brackets and where Korean or Japanese glues a particle on ("520662로").
 _TOKEN = re.compile(r"[^\s\"'`()\[\]{},;\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]+")
@@ -175,7 +275,11 @@ _COUNTED = re.compile(
     re.IGNORECASE,
 )
 _ASSIGNS = re.compile(r"\s*[:=]\s*")
+# An error or status code ("E-1021", "ERR-404"): letters, a dash, digits.
+_ERROR_CODE = re.compile(r"[A-Za-z]{1,4}-\d{2,6}")
 _EMAIL = re.compile(r"[^@\s]@[\w-]+\.[A-Za-z]")
+# Digits closed by a keypad's # or * key ("8426#", "2391*").
+_KEYED_CODE = re.compile(r"(?<![\w#*])\d{4,10}[#*](?![\w#*])")
 # A short code of letters and digits on a keypad ("58B21", "3C91").
 _KEYPAD_CODE = re.compile(r"(?=(?:[A-ZА-Я]*\d){2})(?=\d*[A-ZА-Я])[0-9A-ZА-Я]{4,8}")
 # A combination lock's dial numbers ("0-4-2", "12 - 40 - 7"): three or four small numbers, dashed.
@@ -193,7 +297,7 @@ _NOT_A_VALUE = re.compile(
 _VALUE_FIRST = re.compile(
     r"(?P<value>[^\s\"'`<>()\[\]{},;]{4,64})[ \t]+(?:[—–-][ \t]+)?"
     r"(?:(?:questa|questo|esta|este|this|dat|das|dit)[ \t]+)?"
-    r"(?:c'est|c’est|is|ist|est|è|es|é|=|was|:|—|–|-)[ \t]+"
+    r"(?:c'est|c’est|is|ist|est|è|es|é|=|was|:|—|–|-|<-|itu|adalah|là|on|är|er)[ \t]+"
     r"(?:(?:le|la|les|the|my|mon|ma|mes|our|notre|il|el|lo|o|a|het|de|das|der|die)[ \t]+)?"
     r"(?:[\w'-]+[ \t]+){0,2}$",
     re.IGNORECASE,
@@ -228,7 +332,7 @@ def _typed_like_a_code(value: str) -> bool:
     if "-" in value:
         return sizes not in ([2, 2, 4], [4, 2, 2], [1, 2, 4], [2, 1, 4], [1, 1, 4])
     size = sizes[0]
-    return len(set(sizes)) == 1 and len(groups) >= {1: 4, 2: 3, 3: 2, 4: 2}.get(size, 99)
+    return len(set(sizes)) == 1 and len(groups) >= {1: 4, 2: 3, 3: 2}.get(size, 2)
 
 
 def _digit_code(text: str, match: re.Match[str]) -> bool:
@@ -244,12 +348,15 @@ def _digit_code(text: str, match: re.Match[str]) -> bool:
         lead = text[max(0, match.start() - 12) : match.start()].lower().split()
         if lead and lead[-1] in _YEAR_LEADS:
             return False
-        return CLAUSE_END.match(text, match.end()) is not None or bool(lead and lead[-1] in _COPULAS)
+        stated = bool(lead and (lead[-1] in _COPULAS or lead[-1].endswith((":", "="))))
+        return CLAUSE_END.match(text, match.end()) is not None or stated
     return True
 
 
 def _password_like(value: str) -> bool:
     value = value.lstrip("=:>→-")
+    if _ERROR_CODE.fullmatch(value):
+        return False
     if not 6 <= len(value) <= 64 or value[0] in ".$%~#@:" or "/" in value or "=" in value:
         return False
     if _NAMED_THING.fullmatch(value):
@@ -307,11 +414,6 @@ def _next_token_end(text: str, start: int) -> int:
     return token.end() if token is not None and not between else start
 
 
-def may_hold(lowered: str) -> bool:
-    """One scan of the trigger trie (a few µs) instead of a substring test per word."""
-    return _TRIGGER.search(lowered) is not None or any(map(lowered.__contains__, SPACED_SLASH_NEEDLES))
-
-
 def _value_before(text: str, trigger: _Trigger) -> Candidate | None:
     """ "9o9tl77a c'est le code de récupération": the value, a copula, then the credential word."""
     before = _VALUE_FIRST.search(text, max(0, trigger.start - BACK_REACH), trigger.start)
@@ -332,6 +434,9 @@ def nearby_candidates(text: str, lowered: str) -> Iterator[Candidate]:
     for trigger in _triggers(text, lowered):
         opens_itself = trigger.password or trigger.word in _LOCKS
         if not opens_itself and not _names_what_it_opens(text, trigger.start, trigger.end):
+            keyed = _KEYED_CODE.search(text, trigger.end, _reach_end(text, trigger.end))
+            if keyed is not None:  # "koden till tvättstugan är 8426#": typed on a keypad, whatever it opens
+                yield Candidate("pin", keyed.start(), keyed.end(), RULE, PRIORITY)
             continue
         if _SERIAL.search(text, max(0, trigger.start - 30), trigger.start):
             continue
@@ -343,11 +448,14 @@ def nearby_candidates(text: str, lowered: str) -> Iterator[Candidate]:
             after = stated.end() if stated is not None else after
             reach = _next_token_end(text, after)
         found = _first_value(text, after, reach, trigger.password)
-        if found is not None and trigger.word in _SHORT_REACH_WORDS and found[2] != "password":
+        if found is not None and trigger.word in _SHAPED_ONLY_WORDS and found[2] != "password":
             found = None  # "boarding pass 1234": after "pass" only a password-shaped word counts
         login = trigger.word in _LOGIN_WORDS
         if found is not None and login and _NO_USER_NAME_HAS.isdisjoint(text[found[0] : found[1]]):
             found = None  # "my login is marta.kowal92": the user name
+        if found is None and not trigger.password:
+            run = first_code_run(text, after, reach)  # "reservkoder: Q7KDM X2PLR B9WZT"
+            found = (*run, "pin") if run is not None else None
         if found is not None:
             start, end, shape = found
             kind = "pin" if not trigger.password and shape == "pin" else "password"

@@ -334,13 +334,13 @@ _ATTACHED_MYSQL = re.compile(
     r"(?P<secret>\"[^\"\n]{1,256}\"|'[^'\n]{1,256}'|[^\s\"']{1,256})"
 )
 _SHORT_PASSWORD_FLAG = re.compile(
-    r"(?:\btwine\b|\bsshpass\b|\b(?:docker|podman|nerdctl|buildah|skopeo|oras|crane|helm\s+registry)\s+login\b)"
+    r"(?:\btwine\b|\bsshpass\b|\bmcrcon\b|\b(?:docker|podman|nerdctl|buildah|skopeo|oras|crane|helm\s+registry)\s+login\b)"
     r"[^\n|;&]{0,200}?\s-p\s+"
     + _QUOTED_OR_BARE
     + r"|\bredis-cli\b[^\n|;&]{0,200}?\s-a\s+"
     + _QUOTED_OR_BARE.replace("secret", "secret2")
 )
-_SHORT_PASSWORD_COMMANDS = ("twine", "sshpass", "login", "redis-cli")  # in every match of the above
+_SHORT_PASSWORD_COMMANDS = ("twine", "sshpass", "mcrcon", "login", "redis-cli")  # in every match of the above
 
 
 def _flag_value(match: re.Match[str], group: str) -> Candidate | None:

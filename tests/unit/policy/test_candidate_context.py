@@ -695,3 +695,28 @@ def test_who_someone_is_to_the_user_is_a_relationship_fact(message: str) -> None
 def test_a_debt_with_its_sums_and_months_is_a_risk_not_a_business_priority() -> None:
     decision = _decide("the store card is at 2.4k, paying 150 a month off it since the overdraft")
     assert decision.memory_type is MemoryType.RISK, decision.reason
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "for the visa forms: home is Lindenweg 14, and my PESEL is 85031204567",
+        "my AMKA is 22118504417, the clinic keeps asking",
+    ],
+)
+def test_a_home_and_an_identifying_number_stated_as_the_users_are_a_private_record(message: str) -> None:
+    decision = _decide(message)
+    assert decision.status is CandidateStatus.CANDIDATE, decision.reason
+    assert decision.sensitivity is Sensitivity.PRIVATE, decision.reason
+
+
+def test_a_build_number_is_no_identifying_number() -> None:
+    assert _decide("our build number is 20251130 now").sensitivity is Sensitivity.LOW
+
+
+def test_do_that_is_an_order_not_a_question() -> None:
+    decision = should_auto_create_memory_candidate(
+        "ok do that, lock it in for the spring sowing",
+        "Suggest sowing the broad beans in two rows 45 cm apart, starting the second row a fortnight later.",
+    )
+    assert decision.status is CandidateStatus.CANDIDATE, decision.reason

@@ -152,3 +152,15 @@ def test_a_lower_case_name_doing_what_people_do_is_a_name() -> None:
     assert retrieve
     assert "named_entity" in rules
     assert "named_entity" not in _decide("node says the module is missing again, why")[1]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "did i pay the council tax arrears or just this month's",
+        "where am i at with the grant application",
+        "who's our contact at the housing office",
+    ],
+)
+def test_questions_about_the_users_own_record_retrieve(message: str) -> None:
+    assert _decide(message)[0]

@@ -199,6 +199,7 @@ class SensitivityRules:
     health_suffixes: tuple[str, ...]
     not_health_words: frozenset[str]
     street_address: re.Pattern[str]
+    own_identifier: re.Pattern[str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -534,6 +535,7 @@ def candidate_rules() -> CandidateRules:
             health_suffixes=tuple(sens["health_suffixes"]),
             not_health_words=frozenset(sens["not_health_words"]),
             street_address=re.compile(sens["street_address"]),
+            own_identifier=re.compile(sens["own_identifier"]),
         ),
         types=types,
         type_priority=tuple(MemoryType(name) for name in table["type_priority"]),

@@ -250,6 +250,7 @@ def _opens_on_auxiliary(tokens: Sequence[str], mood: MoodRules) -> bool:
 
 
 _ALTERNATIVES = frozenset({"or", "vs", "versus"})
+_SINGULAR_OBJECTS = frozenset({"that", "this", "it"})
 
 
 def _asks(clause: Clause, mood: MoodRules) -> bool:
@@ -345,6 +346,8 @@ def _opens_question(tokens: list[str], start: int, mood: MoodRules) -> bool:
     if start >= len(tokens):
         return False
     first, following = _opening(tokens, start)
+    if first == "do" and following in _SINGULAR_OBJECTS:
+        return False  # "do that, lock it in": an order; a question would say "does that"
     if first in mood.wh_always or first in mood.aux_always:
         return True
     if first in mood.wh_maybe:

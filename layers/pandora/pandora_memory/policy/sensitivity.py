@@ -86,6 +86,8 @@ def assess(
             joined = " ".join(clause.text for clause in clauses)
             if rules.sensitivity.street_address.search(joined):
                 raise_to(Sensitivity.PRIVATE, "street address")
+            if rules.sensitivity.own_identifier.search(joined):
+                raise_to(Sensitivity.PRIVATE, "identifying number")
     if any(clause.shapes & rules.sensitivity.private_shapes for clause in clauses):
         raise_to(Sensitivity.PRIVATE, "identifying number")
     if real_life and person_cues:

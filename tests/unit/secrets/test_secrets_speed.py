@@ -28,6 +28,10 @@ HOSTILE = {
     "bip39 words": "seed " + "able acid also apple " * 500,
     "pin, then words with wide gaps": "my pin" + "     a" * 20 + ". nothing here",
     "password, then comma gaps": "password" + " , a" * 2000,
+    "one pin found again and again": "pin 1234 " * 3500,
+    "a long list of backup codes": "backup codes: "
+    + " ".join(f"A{i % 10}B{i % 100:02d}" for i in range(5000)),
+    "compound code words": "ovikoodi 2390, " * 2000,
 }
 
 

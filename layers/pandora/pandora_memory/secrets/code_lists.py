@@ -31,20 +31,27 @@ def _run_after(text: str, end: int, shape: tuple[int, tuple[int, ...], bool]) ->
 
 
 def list_neighbours(text: str, found: list[Candidate]) -> list[Candidate]:
-    """The codes beside each found short code that are shaped like it."""
+    """The codes beside each found short code that are shaped like it. Each list is walked once,
+    however many of its codes the rules found."""
     more: list[Candidate] = []
-    for candidate in found:
+    listed: set[int] = set()
+    for candidate in sorted(found, key=lambda c: c.start):
         value = text[candidate.start : candidate.end]
         shape = _shape(value)
-        if len(value) > LIST_CODE_MAX or _TOKEN.fullmatch(value) is None or not shape[2]:
+        if candidate.start in listed or len(value) > LIST_CODE_MAX or _TOKEN.fullmatch(value) is None:
+            continue
+        if not shape[2]:
             continue
         spans = _run_after(text, candidate.end, shape)
         start = candidate.start
         while (before := _PREVIOUS.search(text, max(0, start - 20), start)) and _shape(
             before.group("token")
         ) == shape:
+            if before.start("token") in listed:
+                break
             spans.append(before.span("token"))
             start = before.start("token")
+        listed.update(span[0] for span in spans)
         more.extend(Candidate(candidate.kind, *span, RULE, candidate.priority) for span in spans)
     return more
 

@@ -110,15 +110,18 @@ def _repeats(text: str, found: list[Candidate]) -> list[Candidate]:
     """Every other occurrence of a found value ("disarm 3917, arm 3917#"): a rule finds a value once,
     where it is introduced; its repeats leak it as much."""
     repeats: list[Candidate] = []
+    starts = {candidate.start for candidate in found}
+    seen: set[str] = set()
     for candidate in found:
         value = text[candidate.start : candidate.end]
-        if len(value) < REPEAT_MIN:
+        if len(value) < REPEAT_MIN or value in seen:
             continue
+        seen.add(value)  # each value searched once, however often the rules found it
         at = text.find(value)
         while at >= 0:
             end = at + len(value)
             alone = not (at and text[at - 1].isalnum()) and not (end < len(text) and text[end].isalnum())
-            if at != candidate.start and alone:
+            if at not in starts and alone:
                 repeats.append(Candidate(candidate.kind, at, end, "repeated-value", candidate.priority))
             at = text.find(value, end)
     return repeats

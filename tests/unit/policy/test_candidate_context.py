@@ -720,3 +720,29 @@ def test_do_that_is_an_order_not_a_question() -> None:
         "Suggest sowing the broad beans in two rows 45 cm apart, starting the second row a fortnight later.",
     )
     assert decision.status is CandidateStatus.CANDIDATE, decision.reason
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "invoices go to the new account from now on: DE44 5001 0517 5407 3249 31",
+        "ship the prints to my flat from now on, Kirkegata 22B, 0153 oslo",
+        "my new address is Rua das Flores 18, 2º dto, 4050-262 Porto, update the contracts",
+    ],
+)
+def test_an_iban_and_street_addresses_of_more_countries_are_private(message: str) -> None:
+    assert _decide(message).sensitivity is Sensitivity.PRIVATE, _decide(message).reason
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "the studio account is 12k in the red and i paid the rent with my own card",
+        "someone lodged a complaint with the regulator about a dosing error in march, waiting to hear",
+        "egg collection is booked for the 9th, still need cover at the shop for that week",
+    ],
+)
+def test_money_in_the_red_a_regulator_complaint_and_fertility_treatment_are_gated(message: str) -> None:
+    decision = _decide(message)
+    assert decision.status is CandidateStatus.CANDIDATE, decision.reason
+    assert decision.requires_review, decision.reason

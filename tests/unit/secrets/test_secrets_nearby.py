@@ -235,3 +235,35 @@ def test_every_code_of_a_backup_code_list_is_redacted() -> None:
     redacted = redact(text).text
 
     assert not [code for code in codes if code in redacted]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("jelszó a webshop adminhoz: Gulyas#Leves42, ne add ki", "Gulyas#Leves42"),
+        ("a kulcsdoboz kódja 5206, a kulcs a horogra menjen vissza", "5206"),
+        ("kód od dveří na skladě je nový: 3390#", "3390#"),
+        ("كلمة السر بتاعة الراوتر: Nile#Home77 متنساش", "Nile#Home77"),
+        ("كود الخزنة في المحل 6618 ومحدش يعرفه", "6618"),
+        ("wifi el sala w el pass 01144556karim", "01144556karim"),
+        ("staff entrance: #5817* after 10pm", "#5817*"),
+        ("passordet til ruteren er Fjordlys!88", "Fjordlys!88"),
+    ],
+)
+def test_czech_hungarian_arabic_and_arabizi_words_and_keypad_codes_by_a_door_are_found(
+    text: str, value: str
+) -> None:
+    assert value not in redact(text).text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ana 3amalt reset lel password bta3 el wp admin bas el email ma waslsh",
+        "the alarm went off at 2am and the guard came, 4500 Kč fine?? is that normal",
+        "the door ticket #12345 is closed",
+        "sort keys are ulids now, e.g. SLOT#01M8RP5SP4R05E5X2EH43CGAAQ",
+    ],
+)
+def test_arabizi_words_sums_in_more_currencies_tickets_and_key_designs_stay(text: str) -> None:
+    assert find_secrets(text) == []

@@ -162,3 +162,27 @@ def test_a_public_calendar_address_and_a_sentry_page_stay() -> None:
         "https://calendar.google.com/calendar/ical/en.swedish%23holiday%40group.v.calendar.google.com/public/basic.ics"
     )
     assert not contains_secret("see https://sentry.io/organizations/lund-yarn/issues/5521904/ for the stack")
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        (
+            "woocommerce keys: ck_7d519a807bbf7861fb73d7461ad365b430d1f026 / "
+            "cs_30d1f0260d3a4633546ddf4b24ae57c27d519a80",
+            "cs_30d1f0260d3a4633546ddf4b24ae57c27d519a80",
+        ),
+        (
+            "application password for the blog api: Kp3z Wq9L mT2x Rb7N Yc4s Hd8v",
+            "Kp3z Wq9L mT2x Rb7N Yc4s Hd8v",
+        ),
+        (
+            "recovery key for the family apple id: r7kq 2mzp x9wd 4tnb ghs3 p8va 6jcy",
+            "r7kq 2mzp x9wd 4tnb ghs3 p8va 6jcy",
+        ),
+    ],
+)
+def test_woocommerce_keys_and_grouped_app_passwords_and_recovery_keys_are_found(
+    text: str, secret: str
+) -> None:
+    assert secret not in redact(text).text

@@ -96,6 +96,8 @@ def entropy_candidates(
             if covered.covers(start, end) or inside(public, start, end):
                 continue
             token = text[start:end]
+            if "#" in token and is_public_identifier(token.rsplit("#", 1)[-1]):
+                continue  # "SLOT#01M8RP5SP4R05E5X2EH43CGAAQ": a key-design prefix, then a ULID or UUID
             # Hex digits look less random than they are; after a token noun they are judged on context.
             if not _hex_secret_after(text, head, start, end) and (
                 not looks_random(token) or is_dismissed(token) or is_public_identifier(token)

@@ -43,6 +43,7 @@ _OTHER_FIRSTS = re.compile(
 # scripts after a Latin head ends it as a space would.
 GLUED_SCRIPT = re.compile(f"[{CJK_RANGES}]")
 _INFLECTED_MIN = 5
+_ARABIC_PREFIXES = frozenset("وفبل")
 
 
 class Head(NamedTuple):
@@ -90,6 +91,8 @@ def other_script_bounded(text: str, start: int, end: int, word: str) -> bool:
         return True
     before = text[start - 1] if start > 0 else " "
     after = text[end] if end < len(text) else " "
+    if before in _ARABIC_PREFIXES and (start < 2 or not text[start - 2].isalpha()):
+        before = " "  # "وكلمة السر": Arabic glues "and", "with", "for" onto the word
     return not before.isalpha() and (len(word) >= _INFLECTED_MIN or not after.isalpha())
 
 

@@ -24,12 +24,15 @@ _PASSWORD_HEADS = _words(
     sifresi parolam parolasi geslo lozinka пароля паролем
     şifreniz şifreyi şifremi şifreler şifreleri parolası parolayı parolanız пароли паролей пасс
     lösen lösn salasanaa salasanan salasanat salis sandi sandinya
+    jelszó jelszo jelszót jelszava heslem hesla passwrod paswword passwword الباسورد باسورد passordet
     """
 ) | {
     "mot de passe",
     "mots de passe",
     "kata sandi",
     "mật khẩu",
+    "كلمة السر",
+    "كلمة المرور",
     "mat khau",
     "kata laluan",
     # Answers that stand in for a password on account recovery.
@@ -46,6 +49,7 @@ _CODE_HEADS = _words(
     código codigo códigos codigos codice codici kod kodu kodun koden код кода
     kodları kodlar kodum коды кодом коду
     kode koder koodi koodin koodit mã
+    kód kódja kódot kódu kódem kódy كود الكود
     """
 )
 # Compounds of "code" that say what they open (German, Dutch): found as "code" inside a word, so
@@ -100,6 +104,7 @@ HEAD_FAMILIES: dict[str, str] = {
     **dict.fromkeys(
         _words("pin-koodi pinkoodi puk-koodi pukkoodi pin-kod pinkoden tunnusluku tunnusluvut"), "pin"
     ),
+    **dict.fromkeys(("pin kód", "pin-kód", "pinkód", "رقم سر", "رقم السر", "الرقم السري"), "pin"),
     **dict.fromkeys(_words("key keys apikey llave chave clé clés schlüssel 키 キー ключ ключа ключи"), "key"),
     # "tkn" is how people abbreviate it in a hurry ("cloudflare api tkn: ...").
     **dict.fromkeys(_words("token tokens tkn 토큰 トークン 令牌 токен токена токены"), "token"),
@@ -368,6 +373,8 @@ OTHER_LANGUAGE_NON_VALUES: frozenset[str] = _words(
     är inte också redan mitt ditt nytt gammalt fel
     on ei vielä jo uusi vanha väärä
     je není nové staré špatně
+    bta3 beta3 bta3et bta3t 3ala 3shan 3ashan ya3ni ma3a 7aga 7agat fe fel lel el di da
+    a az nem új régi rossz már még ez
     """
 )
 

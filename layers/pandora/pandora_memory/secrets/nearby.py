@@ -88,6 +88,8 @@ _LOCKS = frozenset(
         *LOCK_HEADS,
         *_HEADS_OF["pin"],
         _OPENED_WITH,
+        # Czech, Hungarian, Arabic.
+        *("trezor", "trezoru", "kulcsdoboz", "riasztó", "zár", "zárkód", "الخزنة", "خزنة"),
     }
 )
 _CODE_WORDS = (
@@ -153,6 +155,9 @@ _OPENS = frozenset(
             "gerbang",
             "cadangan",
         ),
+        *("dveří", "dveře", "riasztó", "zár", "szekrény", "szekrényen", "ajtó", "kapu", "kulcsdoboz"),
+        *("الخزنة", "الباب", "البوابة", "البنك", "الكارت"),
+        *("entrance", "entry", "lobby", "eingang", "entrée", "entrada", "ingresso", "ingang", "wejście"),
     }
 )
 
@@ -262,7 +267,7 @@ _DIGIT_CODE = re.compile(
 # A value ends at blanks, quotes, brackets and where Korean or Japanese glues a particle on ("520662로").
 _TOKEN = re.compile(r"[^\s\"'`()\[\]{},;\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]+")
 # A product or a word with a number is no password ("1password", "nextjs14", "web3").
-_NAMED_THING = re.compile(r"\d+[a-z]+|[a-z]+\d{1,2}")
+_NAMED_THING = re.compile(r"\d{1,3}[a-z]+|[a-z]+\d{1,2}")
 _SENTENCE_END = re.compile(r"[.!?](?:\s|$)|\n\s*\n")
 _WORD = re.compile(r"[\w']+")
 # What a number may count instead of opening something: "4719 km", "1500 lines", "2024 model".
@@ -271,15 +276,19 @@ _COUNTED = re.compile(
     r"lines|words|pages|users|people|times|euros?|dollars?|pounds?|ans|jours|heures|mois|requests|rows|"
     r"items|records|files|tests|errors|ms|secs?|seconds|mb|gb|tokens|points|followers|views|orders|units|"
     r"customers|subscribers|downloads|steps|calls|members|tickets)\b"
-    r"|\s*(?:€|\$|£|%)|년|개|원|명|시|분|초|층|호|번째|살|円|年|個|人|階|番目|歳",
+    r"|\s*(?:€|\$|£|%|₹|₺|₽|₴|zł|kč|czk|ft|huf|pln|nok|sek|dkk|aed|egp|sar|inr|rub|ron|lei|chf)"
+    r"|년|개|원|명|시|분|초|층|호|번째|살|円|年|個|人|階|番目|歳",
     re.IGNORECASE,
 )
 _ASSIGNS = re.compile(r"\s*[:=]\s*")
 # An error or status code ("E-1021", "ERR-404"): letters, a dash, digits.
 _ERROR_CODE = re.compile(r"[A-Za-z]{1,4}-\d{2,6}")
 _EMAIL = re.compile(r"[^@\s]@[\w-]+\.[A-Za-z]")
-# Digits closed by a keypad's # or * key ("8426#", "2391*").
+# Digits closed by a keypad's # or * key ("8426#", "2391*", "#7070*"); "#8676" alone is an issue or
+# an order as often.
 _KEYED_CODE = re.compile(r"(?<![\w#*])\d{4,10}[#*](?![\w#*])")
+_KEYED_ANYWHERE = re.compile(r"(?<![\w#*])#?\d{4,10}[#*](?![\w#*])")
+_KEYED_LOOKBEHIND = 60
 # A short code of letters and digits on a keypad ("58B21", "3C91").
 _KEYPAD_CODE = re.compile(r"(?=(?:[A-ZА-Я]*\d){2})(?=\d*[A-ZА-Я])[0-9A-ZА-Я]{4,8}")
 # A combination lock's dial numbers ("0-4-2", "12 - 40 - 7"): three or four small numbers, dashed.
@@ -427,8 +436,19 @@ def _value_before(text: str, trigger: _Trigger) -> Candidate | None:
     return Candidate("pin" if digits else "password", start, start + len(value), RULE, PRIORITY)
 
 
+def _keyed_codes(text: str, lowered: str) -> Iterator[Candidate]:
+    """ "lobby door: #7070*": a code typed on a keypad, next to what it opens, needs no code word."""
+    if "#" not in text and "*" not in text:
+        return
+    for match in _KEYED_ANYWHERE.finditer(text):
+        before = _WORD.findall(lowered[max(0, match.start() - _KEYED_LOOKBEHIND) : match.start()])
+        if not _OPENS.isdisjoint(before) or not _LOCKS.isdisjoint(before):
+            yield Candidate("pin", match.start(), match.end(), RULE, PRIORITY)
+
+
 def nearby_candidates(text: str, lowered: str) -> Iterator[Candidate]:
     """`lowered` is text lower-cased with the same length (detector._same_length_lower)."""
+    yield from _keyed_codes(text, lowered)
     if any(map(text.__contains__, SPACED_SLASH_NEEDLES)):
         yield from spaced_slash_pairs(text)
     for trigger in _triggers(text, lowered):

@@ -205,6 +205,8 @@ PROVIDER_RULES: tuple[PatternRule, ...] = (
     ),
     # A Sentry DSN's key lets anyone post events into the project (quota, noise, spoofed errors); the
     # legacy form also carries the secret key after a colon. The host and project id stay readable.
+    # WooCommerce REST keys: a consumer key (ck_) and its secret (cs_), forty hex digits each.
+    _prefixed("woocommerce-key", "woocommerce_key", r"c[ks]_[0-9a-f]{40}", "ck_", "cs_"),
     rule(
         "sentry-dsn",
         "sentry_dsn",

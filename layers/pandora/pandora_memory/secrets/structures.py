@@ -426,6 +426,9 @@ def named_values(text: str) -> Iterator[Candidate]:
 # the words for one, such a run is the password whatever verb sits between ("앱 비밀번호 만들었어요 abcd
 # efgh ijkl mnop", "made an app password abcd efgh ...").
 APP_PASSWORD_NEEDLES = (
+    "application password",
+    "recovery key",
+    "recovery code",
     "app password",
     "app-password",
     "app-passwort",
@@ -442,9 +445,20 @@ _APP_PASSWORD = re.compile(
 )
 
 
+# WordPress application passwords and Apple recovery keys come in groups of four mixed letters and digits
+# ("qTDU JVKK WiXC IpX7 Jgyu 3O5m", "tas7 kwrj 44ep jztq ..."): after their name, the run is the secret.
+_GROUPED_AFTER_NAME = re.compile(
+    r"(?i:application password|app password|recovery key|recovery code)[^\n]{0,60}?"
+    r"(?<![A-Za-z0-9])(?P<secret>[A-Za-z0-9]{4}(?:[ \-][A-Za-z0-9]{4}){3,7})(?![A-Za-z0-9])"
+)
+
+
 def app_passwords(text: str) -> Iterator[Candidate]:
     for match in _APP_PASSWORD.finditer(text):
         yield Candidate("password", *match.span("secret"), "app-password", PRIORITY)
+    for match in _GROUPED_AFTER_NAME.finditer(text):
+        if any(ch.isdigit() for ch in match.group("secret")):
+            yield Candidate("password", *match.span("secret"), "grouped-after-name", PRIORITY)
 
 
 STRUCTURE_RULES: tuple[StructureRule, ...] = (

@@ -164,3 +164,21 @@ def test_a_lower_case_name_doing_what_people_do_is_a_name() -> None:
 )
 def test_questions_about_the_users_own_record_retrieve(message: str) -> None:
     assert _decide(message)[0]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "is marta the type to hold a grudge, based on what i've told you",
+        "how do i bring up the rota with dev without it turning into a fight again",
+        "fortsett",
+        "继续，刚才那个脚本",
+        "What should I be working on next?",
+    ],
+)
+def test_what_the_user_told_before_raising_it_with_someone_and_continuing_retrieve(message: str) -> None:
+    assert _decide(message)[0]
+
+
+def test_how_to_tell_something_in_general_stays_generic() -> None:
+    assert not _decide("how do i tell if sourdough starter is ready")[0]

@@ -746,3 +746,23 @@ def test_money_in_the_red_a_regulator_complaint_and_fertility_treatment_are_gate
     decision = _decide(message)
     assert decision.status is CandidateStatus.CANDIDATE, decision.reason
     assert decision.requires_review, decision.reason
+
+
+def test_a_capital_option_letter_with_a_few_words_picks_the_option() -> None:
+    decision = should_auto_create_memory_candidate(
+        "B. from next month",
+        "Two options: (A) keep the shop closed on Sundays, or (B) open 10-4 with two staff on rotation.",
+    )
+    assert decision.status is CandidateStatus.CANDIDATE, decision.reason
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "waiting to hear back from the council about the extension permit",
+        "the api runs min 3 replicas, hpa up to 12 at 70% cpu",
+        "tomas switched on two-step login for the shop account, codes come by text",
+    ],
+)
+def test_waiting_to_hear_replicas_and_switching_a_setting_on_are_memories(message: str) -> None:
+    assert _decide(message).status is CandidateStatus.CANDIDATE, _decide(message).reason

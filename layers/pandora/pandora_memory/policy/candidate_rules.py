@@ -200,6 +200,9 @@ class SensitivityRules:
     not_health_words: frozenset[str]
     street_address: re.Pattern[str]
     own_identifier: re.Pattern[str]
+    address_words: frozenset[str]
+    address_suffixes: tuple[str, ...]
+    identifier_words: frozenset[str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -536,6 +539,9 @@ def candidate_rules() -> CandidateRules:
             not_health_words=frozenset(sens["not_health_words"]),
             street_address=re.compile(sens["street_address"]),
             own_identifier=re.compile(sens["own_identifier"]),
+            address_words=frozenset(sens["address_words"]),
+            address_suffixes=tuple(sens["address_suffixes"]),
+            identifier_words=frozenset(sens["identifier_words"]),
         ),
         types=types,
         type_priority=tuple(MemoryType(name) for name in table["type_priority"]),

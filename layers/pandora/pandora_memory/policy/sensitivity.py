@@ -4,6 +4,7 @@ about a break-up is still private. Inside the fiction (`au`) dark themes stay lo
 and personal identifiers count there.
 """
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -34,6 +35,56 @@ def _illness(clauses: Sequence[Clause], rules: SensitivityRules) -> str:
             if word.endswith(rules.health_suffixes) and word not in rules.not_health_words:
                 return word
     return ""
+
+
+# Every address and identifier form holds a number within this many characters of its start or end:
+# the long patterns are searched only in such windows (a few per message), not at every position.
+_BEFORE_NUMBER = 90
+_AFTER_NUMBER = 40
+_NUMBER_RUN = re.compile(r"\d+")
+
+
+def _around_numbers(text: str) -> list[tuple[int, int]]:
+    windows: list[tuple[int, int]] = []
+    for match in _NUMBER_RUN.finditer(text):
+        start, end = max(0, match.start() - _BEFORE_NUMBER), match.end() + _AFTER_NUMBER
+        if windows and start <= windows[-1][1]:
+            windows[-1] = (windows[-1][0], end)
+        else:
+            windows.append((start, end))
+    return windows
+
+
+def _may_state(tokens: Sequence[str], text: str, rules: SensitivityRules) -> tuple[bool, bool]:
+    """Whether an address, and an own identifier, can be in the text at all: their long patterns run
+    only then. A text in another script may hold a Korean or accented form: it is always searched."""
+    if not text.isascii():
+        return True, True
+    address = identifier = False
+    for token in tokens:
+        if not address and (
+            token in rules.address_words or token.endswith(rules.address_suffixes) or _postcode_part(token)
+        ):
+            address = True
+        if not identifier and (token in rules.identifier_words or _iban_start(token)):
+            identifier = True
+        if address and identifier:
+            break
+    return address, identifier
+
+
+def _postcode_part(token: str) -> bool:
+    """ "m5v", "2t6": a half of a Canadian postcode."""
+    return len(token) == 3 and (token[0].isdigit() != token[1].isdigit() != token[2].isdigit())
+
+
+def _iban_start(token: str) -> bool:
+    return len(token) >= 4 and token[:2].isalpha() and token[2:4].isdigit()
+
+
+def _found_in(pattern: re.Pattern[str], text: str, windows: list[tuple[int, int]]) -> bool:
+    # search(text, pos, endpos) keeps the text before pos visible to lookbehinds and \b.
+    return any(pattern.search(text, start, end) is not None for start, end in windows)
 
 
 def rule_id(level: Sensitivity) -> str:
@@ -84,9 +135,12 @@ def assess(
         # joined, since an abbreviation's full stop may have split one ("Kopenhagener Str. 41").
         if any(NUMBER in clause.shapes for clause in clauses):
             joined = " ".join(clause.text for clause in clauses)
-            if rules.sensitivity.street_address.search(joined):
+            tokens = [token for clause in clauses for token in clause.tokens]
+            address, identifier = _may_state(tokens, joined, rules.sensitivity)
+            windows = _around_numbers(joined) if address or identifier else []
+            if address and _found_in(rules.sensitivity.street_address, joined, windows):
                 raise_to(Sensitivity.PRIVATE, "street address")
-            if rules.sensitivity.own_identifier.search(joined):
+            if identifier and _found_in(rules.sensitivity.own_identifier, joined, windows):
                 raise_to(Sensitivity.PRIVATE, "identifying number")
     if any(clause.shapes & rules.sensitivity.private_shapes for clause in clauses):
         raise_to(Sensitivity.PRIVATE, "identifying number")

@@ -310,6 +310,23 @@ def read_shapes(reading: MessageReading, rules: RetrieveRules) -> None:
             if not _numbers_a_range(reading.lowered, found, rules):
                 reading.shapes.setdefault("math", found.group(0).strip())
                 break
+        else:
+            question = _word_problem(reading.lowered, rules)
+            if question:
+                reading.shapes.setdefault("math", question)
+
+
+def _word_problem(lowered: str, rules: RetrieveRules) -> str:
+    """The question of a word problem: one asking for a total or a margin, with a figure before it in
+    its sentence ("2 chapters a week at 5500 each, how many total over 12 weeks"). Found question
+    first, then the figure looked for behind it: a search from every digit forward costs far more."""
+    for question in rules.word_problem_questions.finditer(lowered):
+        start = question.start()
+        before = lowered[max(0, start - rules.word_problem_reach) : start]
+        since = max(before.rfind("?"), before.rfind("\n")) + 1
+        if any(char.isdigit() for char in before[since:]):
+            return question.group()
+    return ""
 
 
 def _numbers_a_range(lowered: str, found: re.Match[str], rules: RetrieveRules) -> bool:

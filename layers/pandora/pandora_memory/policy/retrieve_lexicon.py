@@ -229,6 +229,8 @@ class RetrieveRules:
     that_after: frozenset[str]
     clause_shapes: re.Pattern[str]
     math_with_digits: re.Pattern[str]
+    word_problem_questions: re.Pattern[str]
+    word_problem_reach: int
     range_nouns: frozenset[str]
     continuation_fragment: re.Pattern[str]
     bare_continuation: re.Pattern[str]
@@ -334,6 +336,8 @@ def retrieve_rules() -> RetrieveRules:
         news_fillers=_words(signals["outcome"]["news_fillers"]),
         clause_shapes=clause_shapes(shape),
         math_with_digits=digit_led_any_of(shape["math_with_digits"]),
+        word_problem_questions=re.compile("|".join(f"(?:{p})" for p in shape["word_problem_questions"])),
+        word_problem_reach=int(shape["word_problem_reach"]),
         range_nouns=_words(shape["range_nouns"]),
         continuation_fragment=re.compile(shape["continuation_fragment"]),
         bare_continuation=re.compile(shape["bare_continuation"]),

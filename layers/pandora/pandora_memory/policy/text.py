@@ -11,9 +11,9 @@ from functools import cache
 CJK_LETTERS = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3"
 # A Latin word (maybe ending in digits, "v1은") before CJK, or CJK before a Latin letter. Digits alone
 # stay glued: "2시에" is one time word.
-_SCRIPT_BOUNDARY = re.compile(
-    rf"(?<=[A-Za-z])(?=[0-9]*[{CJK_LETTERS}])[0-9]*|(?<=[{CJK_LETTERS}])(?=[A-Za-z])"
-)
+# Each branch opens on the character before the boundary (a set the engine jumps between) instead of a
+# lookbehind tried at every position; a match ends where the space goes.
+_SCRIPT_BOUNDARY = re.compile(rf"[A-Za-z][0-9]*(?=[{CJK_LETTERS}])|[{CJK_LETTERS}](?=[A-Za-z])")
 
 
 def split_scripts(text: str) -> str:

@@ -195,7 +195,7 @@ class SensitivityRules:
     type_floor: Mapping[MemoryType, Sensitivity]
     secret_floor: Sensitivity
     person_level: Sensitivity
-    long_word: re.Pattern[str]  # a word of health_min_chars or more
+    health_min_chars: int
     health_suffixes: tuple[str, ...]
     not_health_words: frozenset[str]
     street_address: re.Pattern[str]
@@ -534,7 +534,7 @@ def candidate_rules() -> CandidateRules:
             type_floor={MemoryType(k): Sensitivity(v) for k, v in sens["type_floor"].items()},
             secret_floor=Sensitivity(sens["secret_floor"]),
             person_level=Sensitivity(sens["person_level"]),
-            long_word=re.compile(rf"\w{{{int(sens['health_min_chars'])},}}"),
+            health_min_chars=int(sens["health_min_chars"]),
             health_suffixes=tuple(sens["health_suffixes"]),
             not_health_words=frozenset(sens["not_health_words"]),
             street_address=re.compile(sens["street_address"]),

@@ -25,15 +25,25 @@ _LEVEL_OF_FAMILY = {
 }
 
 
+_NON_WORD = re.compile(r"\W+")
+
+
 def _illness(clauses: Sequence[Clause], rules: SensitivityRules) -> str:
     """The first word named like an illness ("narcolepsy", "tendinitis"), or ""."""
+    shortest = rules.health_min_chars
     for clause in clauses:
-        # Whole words only (the pattern takes each run of word characters whole); the suffix test is
-        # str.endswith over a tuple, which no regex alternation matches for speed.
-        for match in rules.long_word.finditer(clause.lowered):
-            word = match.group()
-            if word.endswith(rules.health_suffixes) and word not in rules.not_health_words:
-                return word
+        # The clause's own tokens (a word glued to a Korean particle stands apart in them), each run of
+        # word characters whole; the suffix test is str.endswith over a tuple, faster than any regex.
+        for token in clause.tokens:
+            if len(token) < shortest:
+                continue
+            for word in (token,) if token.isalnum() else _NON_WORD.split(token):
+                if (
+                    len(word) >= shortest
+                    and word.endswith(rules.health_suffixes)
+                    and word not in rules.not_health_words
+                ):
+                    return word
     return ""
 
 

@@ -6,10 +6,11 @@ People also write "le code du portail (3C91) mais pas celui de l'alarme, c'est 1
 I changed last week after the guests, is now 8 1 3 3", "the spotify password is on the next line" and
 the value on that line.
 Here a value counts when it stands within a short reach after the word (or right before it, stated
-with "is"/"c'est") and looks like a code (four to twelve digits, spaces, dashes or a closing # allowed)
-or a password (letters with a digit or symbol). A "code" counts only in a sentence that names what it
-opens (a gate, an alarm, a bank card, 2FA...), not an error, zip or promo code. A false block costs one
-review; a missed credential cannot be taken back.
+with "is"/"c'est") and looks like a code (four to forty digits, spaces, dashes or the keypad's # and *
+allowed; a run of backup codes), or a password (letters with a digit or symbol). A "code" counts only in
+a sentence that names what it opens (a gate, an alarm, a bank card, 2FA...), not an error, zip or promo
+code, unless it is typed with # or *. The words live in nearby_words.py. A false block costs one review;
+a missed credential cannot be taken back.
 """
 
 import re
@@ -19,12 +20,23 @@ from typing import NamedTuple
 from pandora_memory.secrets.code_lists import first_code_run
 from pandora_memory.secrets.findings import Candidate
 from pandora_memory.secrets.heads import other_script_bounded
-from pandora_memory.secrets.lexicon import (
-    CODE_QUALIFIERS,
-    HEAD_FAMILIES,
-    LOCK_HEADS,
-    LOCK_WORDS,
-    PLAIN_CODE_QUALIFIERS,
+from pandora_memory.secrets.lexicon import PLAIN_CODE_QUALIFIERS
+from pandora_memory.secrets.nearby_words import (
+    A_LOCK,
+    CODE_WORDS,
+    COMPOUND_CODE,
+    LOCKS,
+    LOGIN_WORDS,
+    NO_USER_NAME_HAS,
+    NOT_LOCK_PREFIXES,
+    OPENED_WITH,
+    OPENS,
+    OPENS_WITH,
+    OPENS_WITH_NEEDLES,
+    PASSWORD_WORDS,
+    PLAIN_AFTER,
+    SHAPED_ONLY_WORDS,
+    SHORT_REACH_WORDS,
 )
 from pandora_memory.secrets.trie import trie_pattern
 from pandora_memory.secrets.user_pairs import SPACED_SLASH_NEEDLES, spaced_slash_pairs
@@ -36,189 +48,17 @@ RULE = "nearby-value"
 REACH = 140
 BACK_REACH = 60
 
-# Every password and PIN word of the context rules, in all their languages, and these besides.
-_HEADS_OF = {
-    family: tuple(w for w, f in HEAD_FAMILIES.items() if f == family)
-    for family in ("password", "pin", "code")
-}
-_PASSWORD_WORDS = (
-    *_HEADS_OF["password"],
-    "password", "passwords", "passwd", "passcode", "passphrase", "pwd", "mdp", "mot de passe",
-    "mots de passe", "contraseña", "contrasena", "senha", "passwort", "kennwort", "wachtwoord",
-    "비번", "비밀번호", "암호", "パスワード", "la contra", "clave", "parola d'ordine", "hasło", "haslo",
-    "pasword", "passwrd", "passowrd", "paswd", "pword", "pw", "credentials", "creds",
-    "chiave di rete", "clave de red", "network key", "wpa key", "netzwerkschlüssel", "clé de sécurité",
-    "pass", "пасс", "rcon",
-)  # fmt: skip
-# How "opens with 5510", "öppnas med 5510" is read: a lock word whose code stands right after it.
-_OPENED_WITH = "opens with"
-# "pass" is also a bus pass or a boarding pass: only a password-shaped word right after it counts.
-_SHORT_REACH_WORDS = frozenset({"pass", _OPENED_WITH})
-# After these only a password-shaped value counts, never a number ("rcon.port=25575").
-_SHAPED_ONLY_WORDS = frozenset({"pass", "rcon"})
-# A login is as often the user name: only a value with a symbol no user name has counts
-# ("my laptop login is 3iLF4ui#@51#").
-_LOGIN_WORDS = ("login", "logon")
-_NO_USER_NAME_HAS = frozenset("#!$%^&*?~+")
-# Words that open something by themselves: no other word of the sentence needs to say what.
-_LOCKS = frozenset(
-    {
-        *("keypad", "lockbox", "key box", "boîte à clés", "boite à clés", "boite a cles", "boîte à clé"),
-        *("cadenas", "coffre-fort", "digicode", "code confidentiel", "code secret", "combination", "alarm"),
-        *("alarme", "interphone", "portail", "도어락", "暗証番号", "핀번호", "otp", "pin", "pins", "puk"),
-        *("combinación", "combinacion", "combinação", "combinazione", "caja fuerte", "alarma", "cassaforte"),
-        *("tresor", "intercom", "buzzer", "domofon", "brama", "candado", "cerradura", "cadeado", "lucchetto"),
-        *("mpin", "tpin", "공동현관", "serratura", "사물함", "뒷문", "자물쇠", "금고", "대문"),
-        *("キーボックス", "オートロック", "ロック番号", "暗証コード"),
-        *(
-            "alarmanlage",
-            "mastercode",
-            "türcode",
-            "tuercode",
-            "zugangscode",
-            "schlüsselkasten",
-            "schlüsseltresor",
-        ),
-        *("sleutelkluis", "sleutelkastje", "hek", "wlan-schlüssel", "wlan-schluessel"),
-        *("домофон", "домофона", "домофоне", "сигнализация", "сигнализации", "сигнализацию", "сейф"),
-        *("сейфа", "сейфе", "калитка", "калитки", "калитку", "кодовый", "кодового", "шлагбаум"),
-        *("kilit", "kilidi", "kilidin", "asma kilit", "tuş takımı", "alarmı"),
-        *("kassaskåp", "kassaskåpet", "kassakaappi", "kombinationslås", "kodlås", "nyckelbox", "nyckelboxen"),
-        *("nyckelskåp", "két sắt", "mã cửa", "mã pin", "brankas", "gembok", "kode pintu", "kunci pintu"),
-        *LOCK_HEADS,
-        *_HEADS_OF["pin"],
-        _OPENED_WITH,
-        # Czech, Hungarian, Arabic.
-        *("trezor", "trezoru", "kulcsdoboz", "riasztó", "zár", "zárkód", "الخزنة", "خزنة"),
-    }
-)
-_CODE_WORDS = (
-    *sorted(_LOCKS),
-    *("code", "codes", "combo", "código", "codigo", "códigos", "codigos", "codice", "codici", "token"),
-    *_HEADS_OF["code"],
-    # A network or a lock's key in the languages that call it one ("WLAN … schlüssel 8841 2270 5519").
-    *("schlüssel", "sleutel", "ключ"),
-)  # fmt: skip
-_PLAIN_AFTER = ("postal", "promo", "promotionnel", "erreur", "d'erreur", "de réduction", "produit", "source")
-# Qualifiers right before "code" that say little elsewhere in a sentence ("in front of", "this time").
-_AMBIGUOUS_QUALIFIERS = frozenset(
-    {"front", "time", "screen", "control", "app", "remote", "phone", "tablet", "ipad", "laptop", "kids"}
-    | {"child", "car", "network", "house", "office", "building", "confirmation", "language", "source"}
-)
-# What a code in the sentence opens, beyond the English qualifiers: a bank card, 2FA, a lock, a door,
-# in the languages of the code words above.
-_OPENS = frozenset(
-    {
-        *(CODE_QUALIFIERS - _AMBIGUOUS_QUALIFIERS),
-        *LOCK_WORDS,
-        *("portail", "alarme", "interphone", "coffre", "boîte", "boite", "cadenas", "carte", "banque"),
-        *("confidentiel", "secret", "récupération", "recuperation", "désarmement", "desarmement"),
-        *("sms", "2fa", "backup", "recovery", "bank", "card"),
-        *("verification", "vérification", "one-time", "lock", "door", "safe", "wifi"),
-        # Spanish, Portuguese, Italian, German.
-        *("portal", "puerta", "garaje", "parking", "trastero", "caja", "llaves", "banco", "tarjeta", "firma"),
-        *("router", "porta", "portão", "cofre", "cartão", "cancello", "carta", "banca", "tür", "tor"),
-        *("garage", "karte", "bank", "briefkasten", "schlüssel"),
-        *("closet", "storage", "shed", "cabinet", "cupboard", "storeroom", "mailbox", "postbox"),
-        *("serratura", "gabbia", "cassetta", "verifica", "camera", "stanza", "portone"),
-        # Russian and Turkish.
-        *("двери", "дверь", "подъезд", "подъезда", "ворота", "калитки", "сейф", "сейфа", "карты", "карта"),
-        *("банка", "банк", "резервные", "резервный", "восстановления", "хранения", "ячейки", "ячейка"),
-        *("замка", "замок", "сигнализации", "домофона", "гаража", "шлагбаума", "подтверждения"),
-        *("kapı", "kapının", "kapısı", "kasa", "kasası", "yedek", "kurtarma", "otopark", "bariyer", "garaj"),
-        *("kart", "kartı", "kartın", "banka", "kilit", "kilidi", "doğrulama", "giriş", "alarm", "tuş"),
-        *("wlan", "wi-fi", "fritzbox", "netwerk", "réseau", "сеть", "wifi"),
-        # Swedish, Finnish, Indonesian, Vietnamese.
-        *(
-            "dörr",
-            "dörren",
-            "port",
-            "porten",
-            "grind",
-            "grinden",
-            "ovi",
-            "oven",
-            "portti",
-            "pankki",
-            "kortti",
-        ),
-        *(
-            "kortin",
-            "nyckel",
-            "skåp",
-            "skåpet",
-            "reserv",
-            "vara",
-            "cửa",
-            "két",
-            "pintu",
-            "gerbang",
-            "cadangan",
-        ),
-        *("dveří", "dveře", "riasztó", "zár", "szekrény", "szekrényen", "ajtó", "kapu", "kulcsdoboz"),
-        *("الخزنة", "الباب", "البوابة", "البنك", "الكارت"),
-        *("entrance", "entry", "lobby", "eingang", "entrée", "entrada", "ingresso", "ingang", "wejście"),
-    }
-)
 
-
-_PASSWORD_SET = frozenset((*_PASSWORD_WORDS, *_LOGIN_WORDS))
+_PASSWORD_SET = frozenset((*PASSWORD_WORDS, *LOGIN_WORDS))
 # One trie-shaped pattern over the lower-cased text (the engine jumps between first letters); word
 # boundaries are checked on the few hits, as heads.py does.
-_TRIGGER_WORDS = frozenset((*_PASSWORD_WORDS, *_LOGIN_WORDS, *_CODE_WORDS))
+_TRIGGER_WORDS = frozenset((*PASSWORD_WORDS, *LOGIN_WORDS, *CODE_WORDS))
 # Two tries, as heads.py keeps: the words in ASCII run on every message, the others only on a message
 # that is not ASCII (no word of them can stand in one that is).
 _ASCII_TRIGGER = re.compile(trie_pattern(word for word in _TRIGGER_WORDS if word.isascii()))
 _OTHER_TRIGGER = re.compile(trie_pattern(word for word in _TRIGGER_WORDS if not word.isascii()))
 _GLUE = frozenset("-_")
 _GLUED_SUFFIX = "nya"
-
-
-# A code word compounded with what it opens ("ovikoodi", "portkoden", "alarmkod", "PIN-koodi"), in the
-# languages that write compounds; not a code of something else ("felkod", "virhekoodi", "rabattkod").
-_COMPOUND_CODE = re.compile(
-    r"\b([a-zåäöæø]{2,16})-?(?:kod|koden|koder|koderna|kode|koden|koodi|koodin|koodit|koodia)\b"
-)
-_NOT_LOCK_PREFIXES = frozenset(
-    {
-        *(
-            "fel",
-            "virhe",
-            "rabatt",
-            "alennus",
-            "kampanja",
-            "post",
-            "posti",
-            "streck",
-            "viiva",
-            "käll",
-            "lähde",
-        ),
-        *(
-            "program",
-            "ohjelma",
-            "html",
-            "lands",
-            "maa",
-            "suunta",
-            "present",
-            "lahja",
-            "rabat",
-            "fejl",
-            "kilde",
-        ),
-        *("kilde", "bar", "qr", "rabatt", "bonus", "etu", "tarjous", "kuponki", "kupong", "kampanj", "tuote"),
-    }
-)
-# "opens with 5510", "öppnas med 5510", "gaat open met 1953*": how a lock is opened, whatever opens.
-_OPENS_WITH = re.compile(
-    r"\b(?:opens? with|öppnas med|öppnar med|gaat open met|se abre con|s'ouvre avec|öffnet mit|geht auf mit|"
-    r"si apre con|abre com|aukeaa|avautuu)\b"
-)
-
-
-_OPENS_WITH_NEEDLES = ("open", "öppna", "ouvre", "abre", "öffnet", "geht auf", "apre", "aukeaa", "avautuu")
-_A_LOCK = "keypad"  # how a compound code word is read: a word that opens by itself
 
 
 class _Trigger(NamedTuple):
@@ -230,12 +70,12 @@ class _Trigger(NamedTuple):
 
 def _triggers(text: str, lowered: str) -> Iterator[_Trigger]:
     if "kod" in lowered or "kood" in lowered:
-        for match in _COMPOUND_CODE.finditer(lowered):
-            if match.group(1) not in _NOT_LOCK_PREFIXES:
-                yield _Trigger(match.start(), match.end(), _A_LOCK, False)
-    if any(map(lowered.__contains__, _OPENS_WITH_NEEDLES)):
-        for match in _OPENS_WITH.finditer(lowered):
-            yield _Trigger(match.start(), match.end(), _OPENED_WITH, False)
+        for match in COMPOUND_CODE.finditer(lowered):
+            if match.group(1) not in NOT_LOCK_PREFIXES:
+                yield _Trigger(match.start(), match.end(), A_LOCK, False)
+    if any(map(lowered.__contains__, OPENS_WITH_NEEDLES)):
+        for match in OPENS_WITH.finditer(lowered):
+            yield _Trigger(match.start(), match.end(), OPENED_WITH, False)
     matches = _ASCII_TRIGGER.finditer(lowered)
     if not lowered.isascii():
         both = (*matches, *_OTHER_TRIGGER.finditer(lowered))
@@ -323,9 +163,9 @@ def _sentence(text: str, start: int, end: int) -> str:
 def _names_what_it_opens(text: str, start: int, end: int) -> bool:
     before = text[max(0, start - 24) : start].lower().split()
     after = text[end : end + 24].lower().lstrip()
-    if (before and before[-1].strip(".,:;") in PLAIN_CODE_QUALIFIERS) or after.startswith(_PLAIN_AFTER):
+    if (before and before[-1].strip(".,:;") in PLAIN_CODE_QUALIFIERS) or after.startswith(PLAIN_AFTER):
         return False
-    return not _OPENS.isdisjoint(_WORD.findall(_sentence(text, start, end)))
+    return not OPENS.isdisjoint(_WORD.findall(_sentence(text, start, end)))
 
 
 def _typed_like_a_code(value: str) -> bool:
@@ -442,7 +282,7 @@ def _keyed_codes(text: str, lowered: str) -> Iterator[Candidate]:
         return
     for match in _KEYED_ANYWHERE.finditer(text):
         before = _WORD.findall(lowered[max(0, match.start() - _KEYED_LOOKBEHIND) : match.start()])
-        if not _OPENS.isdisjoint(before) or not _LOCKS.isdisjoint(before):
+        if not OPENS.isdisjoint(before) or not LOCKS.isdisjoint(before):
             yield Candidate("pin", match.start(), match.end(), RULE, PRIORITY)
 
 
@@ -452,7 +292,7 @@ def nearby_candidates(text: str, lowered: str) -> Iterator[Candidate]:
     if any(map(text.__contains__, SPACED_SLASH_NEEDLES)):
         yield from spaced_slash_pairs(text)
     for trigger in _triggers(text, lowered):
-        opens_itself = trigger.password or trigger.word in _LOCKS
+        opens_itself = trigger.password or trigger.word in LOCKS
         if not opens_itself and not _names_what_it_opens(text, trigger.start, trigger.end):
             keyed = _KEYED_CODE.search(text, trigger.end, _reach_end(text, trigger.end))
             if keyed is not None:  # "koden till tvättstugan är 8426#": typed on a keypad, whatever it opens
@@ -462,16 +302,16 @@ def nearby_candidates(text: str, lowered: str) -> Iterator[Candidate]:
             continue
         after = trigger.end
         reach = _reach_end(text, after)
-        if trigger.word in _SHORT_REACH_WORDS:
+        if trigger.word in SHORT_REACH_WORDS:
             # "pass X", or "root pass on the hetzner box is X": the word right after, or after the copula.
             stated = _STATED_LATER.match(text, after)
             after = stated.end() if stated is not None else after
             reach = _next_token_end(text, after)
         found = _first_value(text, after, reach, trigger.password)
-        if found is not None and trigger.word in _SHAPED_ONLY_WORDS and found[2] != "password":
+        if found is not None and trigger.word in SHAPED_ONLY_WORDS and found[2] != "password":
             found = None  # "boarding pass 1234": after "pass" only a password-shaped word counts
-        login = trigger.word in _LOGIN_WORDS
-        if found is not None and login and _NO_USER_NAME_HAS.isdisjoint(text[found[0] : found[1]]):
+        login = trigger.word in LOGIN_WORDS
+        if found is not None and login and NO_USER_NAME_HAS.isdisjoint(text[found[0] : found[1]]):
             found = None  # "my login is marta.kowal92": the user name
         if found is None and not trigger.password:
             run = first_code_run(text, after, reach)  # "reservkoder: Q7KDM X2PLR B9WZT"

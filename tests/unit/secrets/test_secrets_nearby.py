@@ -267,3 +267,31 @@ def test_czech_hungarian_arabic_and_arabizi_words_and_keypad_codes_by_a_door_are
 )
 def test_arabizi_words_sums_in_more_currencies_tickets_and_key_designs_stay(text: str) -> None:
     assert find_secrets(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("papa ka netbanking IPIN Papa@Gulmohar61, unko statement chahiye", "Papa@Gulmohar61"),
+        ("मम्मी का ATM पिन 4417 है, बदलना है", "4417"),
+        ("डिजिलॉकर पासवर्ड: Kothrud#Tiffin7 — licence download karna hai", "Kothrud#Tiffin7"),
+        ("Sunheri@1971 — ye papa ka bank wala password hai", "Sunheri@1971"),
+        ("sms gateway authkey = 91af3c07d2e84b6f5a1c, otp nahi ja raha", "91af3c07d2e84b6f5a1c"),
+        ("gym locker combination: left 31, right 07, left 22", "left 31, right 07, left 22"),
+        ("cash box pe digit lock hai 3 9 0 6, chabi nahi", "3 9 0 6"),
+    ],
+)
+def test_hinglish_and_devanagari_words_an_auth_key_and_dial_turns_are_found(text: str, value: str) -> None:
+    assert value not in redact(text).text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "kothrud pincode 411038 aur baner 411045, delivery radius kitna rakhu",
+        "POSTGRES_PASSWORD: ${DB_PASSWORD:?must be set} but compose says it is empty",
+        "turn left at the lights, right after 2 blocks, left at 14th street",
+    ],
+)
+def test_an_indian_pincode_a_variable_reference_and_directions_stay(text: str) -> None:
+    assert find_secrets(text) == []

@@ -420,10 +420,15 @@ _MEASURE_AFTER = re.compile(
 )
 
 
+_INDIAN_POSTCODE = re.compile(r"[1-9]\d{5}")
+
+
 def _candidate(head: Head, match: re.Match[str], form: str, covered: Coverage) -> Candidate | None:
     start, end, value = value_span(match)
     if value.isdigit() and _MEASURE_AFTER.match(match.string, end):
         return None
+    if head.word == "pincode" and _INDIAN_POSTCODE.fullmatch(value):
+        return None  # "kothrud pincode 411038": in India a pincode is the postcode (a Dutch one has 4 digits)
     family, test_form, rule = head.family, form, f"context-{form}"
     if form in (PAIR_STATED, PAIR_BARE):  # the second half of a user pair is a password
         family, test_form, rule = "password", BARE, "context-pair"  # "SSO / Okta" is no pair: a shape

@@ -195,12 +195,29 @@ def _head(text: str, lowered: str, word: str, start: int, end: int) -> Head | No
             qualified_after = _KEY_QUALIFIER_AFTER.match(lowered, end)
             if qualified_after is not None:
                 family, end = "token", qualified_after.end()
+    if _names_a_variable(text, start):
+        return None  # "${DB_PASSWORD:?must be set}": a variable referred to, its default or error after
     before = text[start - 1] if start > 0 else " "
     # "db-password: x" is a name; "WLAN-Passwort ist x" / "wifi-password is x" is prose.
     hyphen_name = before == "-" and text[end : end + 1] != " "
     glued = GLUED_SCRIPT.match(before) is not None
     in_identifier = before in "_.:/" or hyphen_name or (latin and before.isalnum() and not glued)
     return Head(word, family, start, end, latin, in_identifier)
+
+
+def _names_a_variable(text: str, start: int) -> bool:
+    """The head is part of a variable referred to as a value: "${DB_PASSWORD:?must be set}",
+    "PGPASSWORD=$DB_PASSWORD". A PHP or Perl variable being assigned ("$password = '…'") is a name."""
+    begin = start
+    while begin > 0 and (text[begin - 1].isalnum() or text[begin - 1] == "_"):
+        begin -= 1
+    if text[begin - 2 : begin] == "${":
+        return True
+    return (
+        begin > 0
+        and text[begin - 1] == "$"
+        and text[max(0, begin - 4) : begin - 1].rstrip().endswith(("=", ":"))
+    )
 
 
 def find_heads(text: str, lowered: str) -> list[Head]:

@@ -25,6 +25,7 @@ _PASSWORD_HEADS = _words(
     şifreniz şifreyi şifremi şifreler şifreleri parolası parolayı parolanız пароли паролей пасс
     lösen lösn salasanaa salasanan salasanat salis sandi sandinya
     jelszó jelszo jelszót jelszava heslem hesla passwrod paswword passwword الباسورد باسورد passordet
+    पासवर्ड
     """
 ) | {
     "mot de passe",
@@ -105,6 +106,9 @@ HEAD_FAMILIES: dict[str, str] = {
         _words("pin-koodi pinkoodi puk-koodi pukkoodi pin-kod pinkoden tunnusluku tunnusluvut"), "pin"
     ),
     **dict.fromkeys(("pin kód", "pin-kód", "pinkód", "رقم سر", "رقم السر", "الرقم السري"), "pin"),
+    # Internet-banking PINs, and Hindi written in Devanagari.
+    **dict.fromkeys(("ipin", "पिन", "पिन कोड"), "pin"),
+    **dict.fromkeys(_words("authkey auth_key"), "token"),
     **dict.fromkeys(_words("key keys apikey llave chave clé clés schlüssel 키 キー ключ ключа ключи"), "key"),
     # "tkn" is how people abbreviate it in a hurry ("cloudflare api tkn: ...").
     **dict.fromkeys(_words("token tokens tkn 토큰 トークン 令牌 токен токена токены"), "token"),

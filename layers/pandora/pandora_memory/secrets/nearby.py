@@ -133,6 +133,12 @@ _KEYED_LOOKBEHIND = 60
 _KEYPAD_CODE = re.compile(r"(?=(?:[A-ZА-Я]*\d){2})(?=\d*[A-ZА-Я])[0-9A-ZА-Я]{4,8}")
 # A combination lock's dial numbers ("0-4-2", "12 - 40 - 7"): three or four small numbers, dashed.
 _DIAL_COMBINATION = re.compile(r"(?<![\w.,/:-])\d{1,2}(?:[ ]?-[ ]?\d{1,2}){2,3}(?![\w-])")
+# A dial's turns, said ("left 24, right 61, left 08", "putar kanan ke 27, kiri ke 14, kanan ke 62").
+_DIAL_TURNS = re.compile(
+    r"(?i:(?:\b(?:left|right|kanan|kiri|links|rechts|gauche|droite|izquierda|derecha|sinistra|destra)\b"
+    r"[ \t:]*(?:(?:ke|to|à|a|auf|nach|til)[ \t]+)?\d{1,2}\b[ \t,;.]*"
+    r"(?:(?:and|then|dan|und|et|y|e|i)[ \t]+)?){3,4})"
+)
 # What a serial or model number is read next to: "seriale della cassaforte: SFX-4521-8830".
 _SERIAL = re.compile(r"serial|seriale|série|serie|model|modell|modello|modelo", re.IGNORECASE)
 _GROUP_BREAK = re.compile(r"[ \-]+")
@@ -148,7 +154,7 @@ _VALUE_FIRST = re.compile(
     r"(?:(?:questa|questo|esta|este|this|dat|das|dit)[ \t]+)?"
     r"(?:c'est|c’est|is|ist|est|è|es|é|=|was|:|—|–|-|<-|itu|adalah|là|on|är|er)[ \t]+"
     r"(?:(?:le|la|les|the|my|mon|ma|mes|our|notre|il|el|lo|o|a|het|de|das|der|die)[ \t]+)?"
-    r"(?:[\w'-]+[ \t]+){0,2}$",
+    r"(?:[\w'-]+[ \t]+){0,5}$",
     re.IGNORECASE,
 )
 
@@ -237,8 +243,10 @@ def _first_value(text: str, start: int, limit: int, password_word: bool) -> tupl
     if code is not None:
         return code.start(), code.end(), "pin"
     dial = None if password_word else _DIAL_COMBINATION.search(text, start, limit)
+    if dial is None and not password_word:
+        dial = _DIAL_TURNS.search(text, start, limit)
     if dial is not None:
-        return dial.start(), dial.end(), "pin"
+        return dial.start(), dial.start() + len(dial.group().rstrip(" \t,;.")), "pin"
     return None
 
 

@@ -64,6 +64,8 @@ LOCKS = frozenset(
         OPENED_WITH,
         # Czech, Hungarian, Arabic.
         *("trezor", "trezoru", "kulcsdoboz", "riasztó", "zár", "zárkód", "الخزنة", "خزنة"),
+        *("digit lock", "number lock", "code lock", "ताला"),
+        *("kombinasi", "locker combination", "combinación de la caja"),
     }
 )
 CODE_WORDS = (

@@ -766,3 +766,19 @@ def test_a_capital_option_letter_with_a_few_words_picks_the_option() -> None:
 )
 def test_waiting_to_hear_replicas_and_switching_a_setting_on_are_memories(message: str) -> None:
     assert _decide(message).status is CandidateStatus.CANDIDATE, _decide(message).reason
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "i failed the first exam. nobody at home knows, they think i haven't sat it yet",
+        "couldnt stop crying in the staff toilet last night, booked the GP for friday",
+        "my GMC number is 7281946, use it on the forms",
+        "the deposit wiped my emergency fund, two months of runway left",
+        "pt says no running for 2 weeks, calf strain, bike only",
+    ],
+)
+def test_family_secrets_distress_identifiers_savings_and_injuries_are_gated(message: str) -> None:
+    decision = _decide(message)
+    assert decision.status is CandidateStatus.CANDIDATE, decision.reason
+    assert decision.requires_review, decision.reason

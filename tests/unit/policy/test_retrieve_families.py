@@ -182,3 +182,20 @@ def test_what_the_user_told_before_raising_it_with_someone_and_continuing_retrie
 
 def test_how_to_tell_something_in_general_stays_generic() -> None:
     assert not _decide("how do i tell if sourdough starter is ready")[0]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "was i holding out for 50/50 or did i say i'd take 60/40",
+        "my target was 20 commissions this year, how am i tracking",
+        "action items from the outage postmortem that are on me?",
+        "karim almost saw us at the station. what now",
+    ],
+)
+def test_splits_tracking_action_items_and_someone_seeing_us_retrieve(message: str) -> None:
+    assert _decide(message)[0]
+
+
+def test_a_division_is_still_arithmetic() -> None:
+    assert not _decide("what is 45/9")[0]

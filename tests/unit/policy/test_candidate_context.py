@@ -782,3 +782,19 @@ def test_family_secrets_distress_identifiers_savings_and_injuries_are_gated(mess
     decision = _decide(message)
     assert decision.status is CandidateStatus.CANDIDATE, decision.reason
     assert decision.requires_review, decision.reason
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("dr. okafor is my supervisor. she replies fast", 2),
+        ("the studio moved to Kopenhagener Str. 41 in march", 1),
+        ("we live at No. 5 Harbour Row now", 1),
+        ("No. Cut it entirely. It is not worth it", 3),
+    ],
+)
+def test_a_title_or_abbreviation_does_not_end_a_sentence(text: str, count: int) -> None:
+    from pandora_memory.policy.candidate_rules import candidate_rules
+    from pandora_memory.policy.clauses import read_text
+
+    assert len(read_text(text, candidate_rules())) == count

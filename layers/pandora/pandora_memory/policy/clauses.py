@@ -32,7 +32,18 @@ from pandora_memory.policy.text import unify_typography
 # branch opens with a literal (the space after .!? is checked looking back), so the scan skips ahead.
 # A comma after a Korean sentence ending closes a sentence ("참고로 나 채식주의자야, 고기 빼줘", "추천해줘,
 # 바다 느낌으로"); after a connective ending ("바빠서,", "했는데,") the sentence goes on.
-_SENTENCE_BREAK = re.compile(r" (?<=[.!?] )|\n| - |; |, (?<=[야요음함줘], )")
+# A full stop ends a sentence, except that of a title or an abbreviation ("Dr. Okafor", "Kopenhagener
+# Str. 41", "i.e. the gate code"): one fixed-width lookbehind each, as the engine requires.
+_ABBREVIATIONS = (
+    "e.g.", "i.e.", "Dr.", "dr.", "Mr.", "mr.", "Mrs.", "mrs.", "Ms.", "ms.", "St.", "Str.", "str.",
+    "vs.", "approx.", "ca.", "z.B.", "Prof.", "prof.",
+)  # fmt: skip
+_NOT_AFTER_ABBREVIATION = "".join(rf"(?<!\b{re.escape(word)} )" for word in _ABBREVIATIONS)
+# "No. 5", "Nr. 12" go on; "No. Cut it entirely." is an answer and a new sentence.
+_NOT_A_NUMBER_SIGN = r"(?!(?<=\b[Nn][or]\. )\d)"
+_SENTENCE_BREAK = re.compile(
+    rf" (?<=[.!?] ){_NOT_AFTER_ABBREVIATION}{_NOT_A_NUMBER_SIGN}|\n| - |; |, (?<=[야요음함줘], )"
+)
 # Inside a clause ending in "?", the statement before the question ("we use X, can you...?").
 _SEGMENT_BREAK = re.compile(r", | but ")
 # Quoted or fenced material is pasted content (to rewrite, translate...), not the user's own statement.

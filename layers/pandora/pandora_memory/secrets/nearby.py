@@ -108,7 +108,11 @@ _DIGIT_CODE = re.compile(
 _TOKEN = re.compile(r"[^\s\"'`()\[\]{},;\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]+")
 # A product or a word with a number is no password ("1password", "nextjs14", "web3").
 _NAMED_THING = re.compile(r"\d{1,3}[a-z]+|[a-z]+\d{1,2}")
-_SENTENCE_END = re.compile(r"[.!?](?:\s|$)|\n\s*\n")
+# A sentence ends at . ! ? (not the full stop of "i.e.", "e.g.", "Dr.", "St.") or at a blank line.
+_SENTENCE_END = re.compile(
+    r"(?<!\bi\.e)(?<!\be\.g)(?<!\b[Dd]r)(?<!\b[Ss]t)(?<!\b[Ss]tr)(?<!\b[Mm]r)(?<!\b[Mm]rs)(?<!\bvs)"
+    r"[.!?](?:\s|$)|\n\s*\n"
+)
 _WORD = re.compile(r"[\w']+")
 # What a number may count instead of opening something: "4719 km", "1500 lines", "2024 model".
 _COUNTED = re.compile(

@@ -3,6 +3,8 @@ that counts for another type in context, and the sensitivity of family, conflict
 
 import pytest
 from pandora_memory.policy.candidate import should_auto_create_memory_candidate
+from pandora_memory.policy.candidate_rules import candidate_rules
+from pandora_memory.policy.clauses import read_text
 from pandora_memory.policy.models import CandidateDecision, CandidateStatus, MemoryType, Sensitivity
 
 
@@ -794,7 +796,4 @@ def test_family_secrets_distress_identifiers_savings_and_injuries_are_gated(mess
     ],
 )
 def test_a_title_or_abbreviation_does_not_end_a_sentence(text: str, count: int) -> None:
-    from pandora_memory.policy.candidate_rules import candidate_rules
-    from pandora_memory.policy.clauses import read_text
-
     assert len(read_text(text, candidate_rules())) == count

@@ -69,3 +69,8 @@ def test_every_repeat_of_a_found_value_is_redacted_too() -> None:
 
     assert "5083" not in redacted
     assert redacted.count("[REDACTED:") == 2
+
+
+def test_a_four_digit_pin_runs_on_over_digit_groups_only() -> None:
+    assert redact("my card pin is 5208 dont laugh").text == "my card pin is [REDACTED:pin] dont laugh"
+    assert "8813" not in redact("the router pin is 5208 8813 0957").text

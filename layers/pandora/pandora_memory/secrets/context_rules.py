@@ -66,6 +66,8 @@ _ASSIGNED_VALUE = rf"{_OPENING_TAGS}(?P<value>{_QUOTED}|(?:[^\s\"'`<>,;&]|{_ANGL
 _QUOTED_PAIR = LazyPattern(r"(?P<rest>[\w.\-]{0,40}?)[\"'][ \t]*,[ \t]*(?P<value>" + _QUOTED + ")")
 # Values given in groups of four (app passwords "abcd efgh ijkl mnop", codes "1234-5678-9012").
 _MORE_GROUPS = re.compile(r"(?:[ \-][A-Za-z0-9]{4}){1,7}(?![\w\-])")
+# ...of digits after digits: a PIN "2464" runs on over "8813 0957", not over "2464 wait".
+_MORE_DIGIT_GROUPS = re.compile(r"(?:[ \-]\d{4}){1,7}(?![\w\-])")
 _ASSIGNMENT = LazyPattern(
     r"(?P<rest>[\w.\-]{0,40}?)[\"'\])]{0,2}[ \t]*(?::=|=>|->|==|=|:|：)[ \t]*" + _ASSIGNED_VALUE
 )
@@ -443,7 +445,7 @@ def _candidate(head: Head, match: re.Match[str], form: str, covered: Coverage) -
         more = _MORE_CODES.match(match.string, end)
         end = more.end() if more else end
     elif len(value) == 4 and family in ("password", "pin"):
-        groups = _MORE_GROUPS.match(match.string, end)
+        groups = (_MORE_DIGIT_GROUPS if value.isdigit() else _MORE_GROUPS).match(match.string, end)
         end = groups.end() if groups else end
     return Candidate(_KINDS[family], start, end, rule, PRIORITY)
 

@@ -295,3 +295,26 @@ def test_hinglish_and_devanagari_words_an_auth_key_and_dial_turns_are_found(text
 )
 def test_an_indian_pincode_a_variable_reference_and_directions_stay(text: str) -> None:
     assert find_secrets(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("work laptop login got reset, the new one is vKq82LmPzT@ for now", "vKq82LmPzT@"),
+        ("bike lock combo is 416, the blue one by the gym", "416"),
+        ("grandad's phone unlock is 290513, he forgets it weekly", "290513"),
+        (
+            "rotated the deploy user: new secret is /Qb3nVx9Tq+LpW2sKd7RmZy4HcF8jAe1Go6Ui5Nw",
+            "/Qb3nVx9Tq+LpW2sKd7RmZy4HcF8jAe1Go6Ui5Nw",
+        ),
+    ],
+)
+def test_an_at_sign_login_a_three_digit_bike_combo_a_phone_unlock_and_a_key_opening_on_a_slash_are_found(
+    text: str, value: str
+) -> None:
+    assert value not in redact(text).text
+
+
+def test_an_email_login_and_a_key_file_path_stay() -> None:
+    assert find_secrets("my login is jonas@kvikk.no for the portal") == []
+    assert find_secrets("the key file is at /etc/ssl/private/server.key on the box") == []

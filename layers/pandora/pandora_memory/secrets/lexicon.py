@@ -67,7 +67,7 @@ LOCK_HEADS: frozenset[str] = frozenset(
     {
         *("lockbox", "lock box", "key box", "keybox", "key safe", "keysafe", "key-safe", "keypad"),
         *("bike lock", "padlock", "padlock combo", "locker combo", "lock combo"),
-        *("combination lock", "lock combination"),
+        *("combination lock", "lock combination", "bike lock combo", "combo lock"),
     }
 )
 LOCK_MIN_DIGITS = 3

@@ -178,6 +178,11 @@ def _names_what_it_opens(text: str, start: int, end: int) -> bool:
     return not OPENS.isdisjoint(_WORD.findall(_sentence(text, start, end)))
 
 
+def _no_user_name(value: str) -> bool:
+    """A symbol no user name has, or an "@" that opens no e-mail domain ("ujeR5TwQRCF@")."""
+    return not NO_USER_NAME_HAS.isdisjoint(value) or ("@" in value and _EMAIL.search(value) is None)
+
+
 def _typed_like_a_code(value: str) -> bool:
     """Digits typed in groups: a combination or backup code is dashed ("24-8-36", "8697-7623", not a
     date "12-01-2026"); spaced, its groups are alike ("8 1 3 3", "73 19 46 82", "8697 7623"). "404 12",
@@ -323,7 +328,7 @@ def nearby_candidates(text: str, lowered: str) -> Iterator[Candidate]:
         if found is not None and trigger.word in SHAPED_ONLY_WORDS and found[2] != "password":
             found = None  # "boarding pass 1234": after "pass" only a password-shaped word counts
         login = trigger.word in LOGIN_WORDS
-        if found is not None and login and NO_USER_NAME_HAS.isdisjoint(text[found[0] : found[1]]):
+        if found is not None and login and not _no_user_name(text[found[0] : found[1]]):
             found = None  # "my login is marta.kowal92": the user name
         if found is None and not trigger.password:
             run = first_code_run(text, after, reach)  # "reservkoder: Q7KDM X2PLR B9WZT"

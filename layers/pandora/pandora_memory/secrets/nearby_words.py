@@ -66,6 +66,7 @@ LOCKS = frozenset(
         *("trezor", "trezoru", "kulcsdoboz", "riasztó", "zár", "zárkód", "الخزنة", "خزنة"),
         *("digit lock", "number lock", "code lock", "ताला"),
         *("kombinasi", "locker combination", "combinación de la caja"),
+        *("phone unlock", "unlock code", "unlock pin", "screen lock", "lock screen", "bike lock combo"),
     }
 )
 CODE_WORDS = (

@@ -318,3 +318,35 @@ def test_an_at_sign_login_a_three_digit_bike_combo_a_phone_unlock_and_a_key_open
 def test_an_email_login_and_a_key_file_path_stay() -> None:
     assert find_secrets("my login is jonas@kvikk.no for the portal") == []
     assert find_secrets("the key file is at /etc/ssl/private/server.key on the box") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Wi-Fi του διαμερίσματος: κωδικός Kyrenia!Blue7 για τους επισκέπτες", "Kyrenia!Blue7"),
+        ("o kodikos tou safe sto grafeio einai 3318, min to peis", "3318"),
+        ("Τον κωδικό για την καγκελόπορτα τον άλλαξα, τώρα είναι 1958 — γράψε μήνυμα", "1958"),
+        ("guests keep asking: it's 7702* for the pool gate, then push", "7702*"),
+        ("確認コード 482 915 が出たけど私じゃない", "482 915"),
+        ("731104 ← the bank's one time code, it expired already", "731104"),
+        ("the MATCH_PASSWORD is umeda-tako-58 on the ci box", "umeda-tako-58"),
+    ],
+)
+def test_greek_and_japanese_words_a_code_before_its_gate_and_a_setting_stated_in_prose_are_found(
+    text: str, value: str
+) -> None:
+    assert value not in redact(text).text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "alarm company ticket #55120, they come thursday between 9 and 12",
+        "the keysafe model is Master Lock 5401EURD, how do i set the code",
+        'let key = ProcessInfo.processInfo.environment["REVENUECAT_API_KEY"] ?? ""',
+        "パスワードリセットしたのに古いパスワードでまだログインできる。Firebase Auth の問題？",
+        "the DB_PASSWORD is set in the vault, not in the repo",
+    ],
+)
+def test_ticket_and_model_numbers_an_environment_lookup_and_japanese_prose_stay(text: str) -> None:
+    assert find_secrets(text) == []

@@ -450,6 +450,17 @@ def _candidate(head: Head, match: re.Match[str], form: str, covered: Coverage) -
     return Candidate(_KINDS[family], start, end, rule, PRIORITY)
 
 
+_ENV_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
+
+
+def _env_name_before(text: str, head: Head) -> bool:
+    """The head ends an upper-case setting name ("MATCH_PASSWORD", "DB_PASS")."""
+    begin = head.start
+    while begin > 0 and (text[begin - 1].isalnum() or text[begin - 1] == "_"):
+        begin -= 1
+    return _ENV_NAME.fullmatch(text, begin, head.end) is not None
+
+
 def _ordinary_word_follows(text: str, position: int) -> bool:
     """ "password reset", "key point": a plain lower-case word that opens no form, so no regex runs."""
     after = _NEXT_WORD.match(text, position)
@@ -551,6 +562,13 @@ def _forward_matches(text: str, head: Head) -> list[tuple[re.Match[str], str]]:
             particle = _CJK_PARTICLE.match(text, head.end)
             if particle is not None:
                 found.append((particle, STATED if particle.group("particle") else BARE))
+        elif head.in_identifier and _env_name_before(text, head) and _name_is_secret(text, head, ""):
+            # "the MATCH_PASSWORD is X", "MATCH_PASSWORD は 'X'": a setting's name stated in prose.
+            for pattern in (_STATEMENT, _CJK_PARTICLE):
+                stated = pattern.match(text, head.end)
+                if stated is not None and (pattern is _STATEMENT or stated.group("particle")):
+                    found.append((stated, STATED))
+                    break
         return found
     # "user bob pass X": a password label after a user name states its value as "is" would.
     labelled = head.word in PASSWORD_LABELS and _after_user_label(text, head)

@@ -25,7 +25,7 @@ _PASSWORD_HEADS = _words(
     şifreniz şifreyi şifremi şifreler şifreleri parolası parolayı parolanız пароли паролей пасс
     lösen lösn salasanaa salasanan salasanat salis sandi sandinya
     jelszó jelszo jelszót jelszava heslem hesla passwrod paswword passwword الباسورد باسورد passordet
-    पासवर्ड
+    पासवर्ड κωδικός κωδικό κωδικού κωδ συνθηματικό kodikos kodiko kwdikos kwd
     """
 ) | {
     "mot de passe",

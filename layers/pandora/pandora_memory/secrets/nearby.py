@@ -105,7 +105,7 @@ _DIGIT_CODE = re.compile(
     r"(?<![\w.,/:$€£#*+-])[#*]?\d(?:(?:[ ]?-[ ]?|[ ])?\d){3,39}[#*]?(?![A-Za-z0-9_%€$£]|[.,:/]\d)"
 )
 # A value ends at blanks, quotes, brackets and where Korean or Japanese glues a particle on ("520662로").
-_TOKEN = re.compile(r"[^\s\"'`()\[\]{},;\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]+")
+_TOKEN = re.compile(r"[^\s\"'`()\[\]{},;\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef]+")
 # A product or a word with a number is no password ("1password", "nextjs14", "web3").
 _NAMED_THING = re.compile(r"\d{1,3}[a-z]+|[a-z]+\d{1,2}")
 # A sentence ends at . ! ? (not the full stop of "i.e.", "e.g.", "Dr.", "St.") or at a blank line.
@@ -125,6 +125,10 @@ _COUNTED = re.compile(
     re.IGNORECASE,
 )
 _ASSIGNS = re.compile(r"\s*[:=]\s*")
+_NUMBERED_BEFORE = re.compile(
+    r"\b(?:ticket|order|case|invoice|ref|reference|issue|job|booking|room|flight|model|serial)\s*(?:no\.?|nr\.?|#)?\s*$",
+    re.IGNORECASE,
+)
 # An error or status code ("E-1021", "ERR-404"): letters, a dash, digits.
 _ERROR_CODE = re.compile(r"[A-Za-z]{1,4}-\d{2,6}")
 _EMAIL = re.compile(r"[^@\s]@[\w-]+\.[A-Za-z]")
@@ -133,6 +137,7 @@ _EMAIL = re.compile(r"[^@\s]@[\w-]+\.[A-Za-z]")
 _KEYED_CODE = re.compile(r"(?<![\w#*])\d{4,10}[#*](?![\w#*])")
 _KEYED_ANYWHERE = re.compile(r"(?<![\w#*])#?\d{4,10}[#*](?![\w#*])")
 _KEYED_LOOKBEHIND = 60
+_KEYED_LOOKAHEAD = 30
 # A short code of letters and digits on a keypad ("58B21", "3C91").
 _KEYPAD_CODE = re.compile(r"(?=(?:[A-ZА-Я]*\d){2})(?=\d*[A-ZА-Я])[0-9A-ZА-Я]{4,8}")
 # A combination lock's dial numbers ("0-4-2", "12 - 40 - 7"): three or four small numbers, dashed.
@@ -146,7 +151,10 @@ _DIAL_TURNS = re.compile(
 # What a serial or model number is read next to: "seriale della cassaforte: SFX-4521-8830".
 _SERIAL = re.compile(r"serial|seriale|série|serie|model|modell|modello|modelo", re.IGNORECASE)
 _GROUP_BREAK = re.compile(r"[ \-]+")
-_COPULAS = frozenset({"is", "was", "c'est", "c’est", "est", ":", "=", "->", "→"})
+_COPULAS = frozenset(
+    {"is", "was", "c'est", "c’est", "est", ":", "=", "->", "→", "είναι", "ist", "es", "è", "é", "är", "er"}
+    | {"on", "là", "adalah", "jest", "je", "это", "—"}
+)
 _YEAR_LEADS = frozenset({"in", "since", "from", "until", "of", "year", "en", "depuis", "année", "au", "de"})
 # Versions, domains and file names; names of variables and placeholders ("MOT_DE_PASSE"); words joined
 # by hyphens or dots ("junior-level", "sophie.tricote").
@@ -156,7 +164,7 @@ _NOT_A_VALUE = re.compile(
 _VALUE_FIRST = re.compile(
     r"(?P<value>[^\s\"'`<>()\[\]{},;]{4,64})[ \t]+(?:[—–-][ \t]+)?"
     r"(?:(?:questa|questo|esta|este|this|dat|das|dit)[ \t]+)?"
-    r"(?:c'est|c’est|is|ist|est|è|es|é|=|was|:|—|–|-|<-|itu|adalah|là|on|är|er)[ \t]+"
+    r"(?:c'est|c’est|is|ist|est|è|es|é|=|was|:|—|–|-|<-|←|itu|adalah|là|on|är|er)[ \t]+"
     r"(?:(?:le|la|les|the|my|mon|ma|mes|our|notre|il|el|lo|o|a|het|de|das|der|die)[ \t]+)?"
     r"(?:[\w'-]+[ \t]+){0,5}$",
     re.IGNORECASE,
@@ -203,9 +211,11 @@ def _digit_code(text: str, match: re.Match[str]) -> bool:
     value = match.group()
     if _COUNTED.match(text, match.end()):
         return False
+    if _NUMBERED_BEFORE.search(text, max(0, match.start() - 16), match.start()):
+        return False  # "ticket #55120", "order no. 4471": a number of something, not a code
     if not _typed_like_a_code(value.strip("#*")):
         return False
-    if value[-1] in "#*" or value[0] in "#*":
+    if value[-1] in "#*":
         return True  # typed on a keypad ("1953*"), not a year
     if YEAR.fullmatch(value):
         # "password 2025 rotation": a year the sentence goes on from dates it; "c'est 1945" states it.
@@ -298,8 +308,10 @@ def _keyed_codes(text: str, lowered: str) -> Iterator[Candidate]:
     if "#" not in text and "*" not in text:
         return
     for match in _KEYED_ANYWHERE.finditer(text):
-        before = _WORD.findall(lowered[max(0, match.start() - _KEYED_LOOKBEHIND) : match.start()])
-        if not OPENS.isdisjoint(before) or not LOCKS.isdisjoint(before):
+        around = _WORD.findall(
+            lowered[max(0, match.start() - _KEYED_LOOKBEHIND) : match.end() + _KEYED_LOOKAHEAD]
+        )
+        if not OPENS.isdisjoint(around) or not LOCKS.isdisjoint(around):  # "It's 5566* for the pool gate"
             yield Candidate("pin", match.start(), match.end(), RULE, PRIORITY)
 
 
@@ -333,6 +345,8 @@ def nearby_candidates(text: str, lowered: str) -> Iterator[Candidate]:
         if found is None and not trigger.password:
             run = first_code_run(text, after, reach)  # "reservkoder: Q7KDM X2PLR B9WZT"
             found = (*run, "pin") if run is not None else None
+        if found is not None and _SERIAL.search(text, max(0, found[0] - 30), found[0]):
+            found = None  # "the keysafe model is Master Lock 5401EURD"
         if found is not None:
             start, end, shape = found
             kind = "pin" if not trigger.password and shape == "pin" else "password"

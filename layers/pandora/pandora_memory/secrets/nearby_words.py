@@ -67,6 +67,18 @@ LOCKS = frozenset(
         *("digit lock", "number lock", "code lock", "ताला"),
         *("kombinasi", "locker combination", "combinación de la caja"),
         *("phone unlock", "unlock code", "unlock pin", "screen lock", "lock screen", "bike lock combo"),
+        *("e-safe", "room safe", "in-room safe", "safe code", "καγκελόπορτα", "χρηματοκιβώτιο"),
+        *(
+            "autolock",
+            "auto-lock",
+            "autolok",
+            "鍵の番号",
+            "宅配ボックス",
+            "確認コード",
+            "認証コード",
+            "パスコード",
+        ),
+        *("ワンタイムパスワード", "ワンタイムコード", "セキュリティコード", "one time code", "one-time code"),
     }
 )
 CODE_WORDS = (
@@ -135,6 +147,7 @@ OPENS = frozenset(
         *("dveří", "dveře", "riasztó", "zár", "szekrény", "szekrényen", "ajtó", "kapu", "kulcsdoboz"),
         *("الخزنة", "الباب", "البوابة", "البنك", "الكارت"),
         *("entrance", "entry", "lobby", "eingang", "entrée", "entrada", "ingresso", "ingang", "wejście"),
+        *("πόρτα", "πόρτας", "καγκελόπορτα", "συναγερμός", "safe", "pool"),
     }
 )
 

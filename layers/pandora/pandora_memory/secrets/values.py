@@ -34,7 +34,7 @@ _REFERENCE = re.compile(
     | ^!(?:[a-z][a-z_]*|(?:[A-Z][a-z]*){1,4})$         # YAML tags: !Ref, !GetAZs, !secret (not !ZoBBMMoazK)
     | ^\$(?:2[abxy]?|argon2(?:id|i|d)|scrypt|pbkdf2[\w\-]*|[156])\$  # password hashes, not passwords
     | \b(?:process\.env|import\.meta\.env|os\.environ|os\.getenv|getenv|System\.getenv|ENV\[|env\(|
-           Deno\.env|secrets\.|vars\.|config\.|settings\.|self\.|this\.|args\.|opts\.|options\.|
+           Deno\.env|\.environment\[|infoDictionary|secrets\.|vars\.|config\.|settings\.|self\.|this\.|args\.|opts\.|options\.|
            params\.|props\.|context\.|ctx\.)
     | ^(?:resolve:)?(?:ssm|secretsmanager|vault|op|awssm|gcpsm|azkv|sops|keyring)[:/]
     | ^arn:aws

@@ -350,3 +350,8 @@ def test_greek_and_japanese_words_a_code_before_its_gate_and_a_setting_stated_in
 )
 def test_ticket_and_model_numbers_an_environment_lookup_and_japanese_prose_stay(text: str) -> None:
     assert find_secrets(text) == []
+
+
+def test_pinning_a_dependency_is_no_pin() -> None:
+    assert find_secrets("Pin numpy<2 in both environment.yml and the CI requirements") == []
+    assert find_secrets("pin django>=4.2 and react@18 in every repo") == []

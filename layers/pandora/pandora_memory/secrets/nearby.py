@@ -129,6 +129,8 @@ _NUMBERED_BEFORE = re.compile(
     r"\b(?:ticket|order|case|invoice|ref|reference|issue|job|booking|room|flight|model|serial)\s*(?:no\.?|nr\.?|#)?\s*$",
     re.IGNORECASE,
 )
+# A dependency pinned to a version ("numpy<2", "django>=4.2", "react@18"): "pin" is a verb there.
+_REQUIREMENT = re.compile(r"[A-Za-z][\w.\-]*(?:[<>!~=]=?|==|@)\d[\w.*]*")
 # An error or status code ("E-1021", "ERR-404"): letters, a dash, digits.
 _ERROR_CODE = re.compile(r"[A-Za-z]{1,4}-\d{2,6}")
 _EMAIL = re.compile(r"[^@\s]@[\w-]+\.[A-Za-z]")
@@ -229,7 +231,7 @@ def _digit_code(text: str, match: re.Match[str]) -> bool:
 
 def _password_like(value: str) -> bool:
     value = value.lstrip("=:>→-")
-    if _ERROR_CODE.fullmatch(value):
+    if _ERROR_CODE.fullmatch(value) or _REQUIREMENT.fullmatch(value):
         return False
     if not 6 <= len(value) <= 64 or value[0] in ".$%~#@:" or "/" in value or "=" in value:
         return False

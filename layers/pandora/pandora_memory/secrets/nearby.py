@@ -130,7 +130,7 @@ _NUMBERED_BEFORE = re.compile(
     re.IGNORECASE,
 )
 # A dependency pinned to a version ("numpy<2", "django>=4.2", "react@18"): "pin" is a verb there.
-_REQUIREMENT = re.compile(r"[A-Za-z][\w.\-]*(?:[<>!~=]=?|==|@)\d[\w.*]*")
+_REQUIREMENT = re.compile(r"[A-Za-z][\w.\-]*(?:[<>]=?|[=!~]=)\d[\w.*]*|[a-z][a-z0-9.\-]*@\d{1,2}(?:\.\d+)*")
 # An error or status code ("E-1021", "ERR-404"): letters, a dash, digits.
 _ERROR_CODE = re.compile(r"[A-Za-z]{1,4}-\d{2,6}")
 _EMAIL = re.compile(r"[^@\s]@[\w-]+\.[A-Za-z]")

@@ -797,3 +797,18 @@ def test_family_secrets_distress_identifiers_savings_and_injuries_are_gated(mess
 )
 def test_a_title_or_abbreviation_does_not_end_a_sentence(text: str, count: int) -> None:
     assert len(read_text(text, candidate_rules())) == count
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "legal fees on the warehouse case are at 41k already. getting scary",
+        "the tax office flagged my march return, they want receipts in 21 days",
+        "two klarna things outstanding, about 180 total, next one due friday",
+        "gran fell in the kitchen and broke her hip, partial replacement on monday",
+    ],
+)
+def test_legal_fees_a_flagged_return_buy_now_pay_later_and_a_broken_hip_are_gated(message: str) -> None:
+    decision = _decide(message)
+    assert decision.status is CandidateStatus.CANDIDATE, decision.reason
+    assert decision.requires_review, decision.reason

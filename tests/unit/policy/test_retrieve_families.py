@@ -199,3 +199,17 @@ def test_splits_tracking_action_items_and_someone_seeing_us_retrieve(message: st
 
 def test_a_division_is_still_arithmetic() -> None:
     assert not _decide("what is 45/9")[0]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "gift idea for oma's 90th, she's picky, you know what she's like",
+        "the barn conversion idea - remind me what the pros and cons were",
+        "is it the same bug or a new one",
+        "gaan aan",
+        "how do i follow up with Annelie about the trip we keep postponing",
+    ],
+)
+def test_people_known_to_the_assistant_reminders_and_repeats_retrieve(message: str) -> None:
+    assert _decide(message)[0]

@@ -650,22 +650,6 @@ def test_what_is_owed_in_a_strained_relationship_is_the_relationships_not_a_prom
     assert deliverable.memory_type is MemoryType.OPEN_LOOP, deliverable.reason
 
 
-@pytest.mark.parametrize(
-    "message",
-    [
-        "the overdraft on the joint account is eating me alive, only paying the minimum since spring",
-        "lost another 300 on the pokies at the club on friday",
-        "the agency wants to claw back the grant because the report went in late",
-        "signed the van lease personally, so if the cafe folds it's all on me",
-        "dont mention care homes for dad unless i bring it up, im not ready",
-    ],
-)
-def test_money_strain_gambling_machines_and_care_in_own_words_are_gated(message: str) -> None:
-    decision = _decide(message)
-    assert decision.status is CandidateStatus.CANDIDATE, decision.reason
-    assert decision.requires_review, decision.reason
-
-
 class TestAcceptedOffers:
     def test_accepting_an_offered_change_to_the_users_setup_is_their_decision(self) -> None:
         decision = should_auto_create_memory_candidate(
@@ -736,20 +720,6 @@ def test_an_iban_and_street_addresses_of_more_countries_are_private(message: str
     assert _decide(message).sensitivity is Sensitivity.PRIVATE, _decide(message).reason
 
 
-@pytest.mark.parametrize(
-    "message",
-    [
-        "the studio account is 12k in the red and i paid the rent with my own card",
-        "someone lodged a complaint with the regulator about a dosing error in march, waiting to hear",
-        "egg collection is booked for the 9th, still need cover at the shop for that week",
-    ],
-)
-def test_money_in_the_red_a_regulator_complaint_and_fertility_treatment_are_gated(message: str) -> None:
-    decision = _decide(message)
-    assert decision.status is CandidateStatus.CANDIDATE, decision.reason
-    assert decision.requires_review, decision.reason
-
-
 def test_a_capital_option_letter_with_a_few_words_picks_the_option() -> None:
     decision = should_auto_create_memory_candidate(
         "B. from next month",
@@ -771,22 +741,6 @@ def test_waiting_to_hear_replicas_and_switching_a_setting_on_are_memories(messag
 
 
 @pytest.mark.parametrize(
-    "message",
-    [
-        "i failed the first exam. nobody at home knows, they think i haven't sat it yet",
-        "couldnt stop crying in the staff toilet last night, booked the GP for friday",
-        "my GMC number is 7281946, use it on the forms",
-        "the deposit wiped my emergency fund, two months of runway left",
-        "pt says no running for 2 weeks, calf strain, bike only",
-    ],
-)
-def test_family_secrets_distress_identifiers_savings_and_injuries_are_gated(message: str) -> None:
-    decision = _decide(message)
-    assert decision.status is CandidateStatus.CANDIDATE, decision.reason
-    assert decision.requires_review, decision.reason
-
-
-@pytest.mark.parametrize(
     ("text", "count"),
     [
         ("dr. okafor is my supervisor. she replies fast", 2),
@@ -799,16 +753,31 @@ def test_a_title_or_abbreviation_does_not_end_a_sentence(text: str, count: int) 
     assert len(read_text(text, candidate_rules())) == count
 
 
-@pytest.mark.parametrize(
-    "message",
-    [
-        "legal fees on the warehouse case are at 41k already. getting scary",
-        "the tax office flagged my march return, they want receipts in 21 days",
-        "two klarna things outstanding, about 180 total, next one due friday",
-        "gran fell in the kitchen and broke her hip, partial replacement on monday",
-    ],
-)
-def test_legal_fees_a_flagged_return_buy_now_pay_later_and_a_broken_hip_are_gated(message: str) -> None:
+# Money strain, gambling, care, health, secrets and reputation in the user's own words, as the fresh
+# batches wrote them (each line written anew for this test).
+GATED_IN_OWN_WORDS = [
+    "the overdraft on the joint account is eating me alive, only paying the minimum since spring",
+    "lost another 300 on the pokies at the club on friday",
+    "the agency wants to claw back the grant because the report went in late",
+    "signed the van lease personally, so if the cafe folds it's all on me",
+    "dont mention care homes for dad unless i bring it up, im not ready",
+    "the studio account is 12k in the red and i paid the rent with my own card",
+    "someone lodged a complaint with the regulator about a dosing error in march, waiting to hear",
+    "egg collection is booked for the 9th, still need cover at the shop for that week",
+    "i failed the first exam. nobody at home knows, they think i haven't sat it yet",
+    "couldnt stop crying in the staff toilet last night, booked the GP for friday",
+    "my GMC number is 7281946, use it on the forms",
+    "the deposit wiped my emergency fund, two months of runway left",
+    "pt says no running for 2 weeks, calf strain, bike only",
+    "legal fees on the warehouse case are at 41k already. getting scary",
+    "the tax office flagged my march return, they want receipts in 21 days",
+    "two klarna things outstanding, about 180 total, next one due friday",
+    "gran fell in the kitchen and broke her hip, partial replacement on monday",
+]
+
+
+@pytest.mark.parametrize("message", GATED_IN_OWN_WORDS)
+def test_sensitive_matters_in_the_users_own_words_are_gated(message: str) -> None:
     decision = _decide(message)
     assert decision.status is CandidateStatus.CANDIDATE, decision.reason
     assert decision.requires_review, decision.reason

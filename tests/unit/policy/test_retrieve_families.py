@@ -154,62 +154,37 @@ def test_a_lower_case_name_doing_what_people_do_is_a_name() -> None:
     assert "named_entity" not in _decide("node says the module is missing again, why")[1]
 
 
-@pytest.mark.parametrize(
-    "message",
-    [
-        "did i pay the council tax arrears or just this month's",
-        "where am i at with the grant application",
-        "who's our contact at the housing office",
-    ],
-)
-def test_questions_about_the_users_own_record_retrieve(message: str) -> None:
-    assert _decide(message)[0]
-
-
-@pytest.mark.parametrize(
-    "message",
-    [
-        "is marta the type to hold a grudge, based on what i've told you",
-        "how do i bring up the rota with dev without it turning into a fight again",
-        "fortsett",
-        "继续，刚才那个脚本",
-        "What should I be working on next?",
-    ],
-)
-def test_what_the_user_told_before_raising_it_with_someone_and_continuing_retrieve(message: str) -> None:
-    assert _decide(message)[0]
-
-
 def test_how_to_tell_something_in_general_stays_generic() -> None:
     assert not _decide("how do i tell if sourdough starter is ready")[0]
-
-
-@pytest.mark.parametrize(
-    "message",
-    [
-        "was i holding out for 50/50 or did i say i'd take 60/40",
-        "my target was 20 commissions this year, how am i tracking",
-        "action items from the outage postmortem that are on me?",
-        "karim almost saw us at the station. what now",
-    ],
-)
-def test_splits_tracking_action_items_and_someone_seeing_us_retrieve(message: str) -> None:
-    assert _decide(message)[0]
 
 
 def test_a_division_is_still_arithmetic() -> None:
     assert not _decide("what is 45/9")[0]
 
 
-@pytest.mark.parametrize(
-    "message",
-    [
-        "gift idea for oma's 90th, she's picky, you know what she's like",
-        "the barn conversion idea - remind me what the pros and cons were",
-        "is it the same bug or a new one",
-        "gaan aan",
-        "how do i follow up with Annelie about the trip we keep postponing",
-    ],
-)
-def test_people_known_to_the_assistant_reminders_and_repeats_retrieve(message: str) -> None:
+# Messages that lean on the user's own record: what they did or were told, who someone is to them,
+# splits and targets of their own, repeats and continuations in more languages.
+LEAN_ON_THE_USERS_RECORD = [
+    "did i pay the council tax arrears or just this month's",
+    "where am i at with the grant application",
+    "who's our contact at the housing office",
+    "is marta the type to hold a grudge, based on what i've told you",
+    "how do i bring up the rota with dev without it turning into a fight again",
+    "fortsett",
+    "继续，刚才那个脚本",
+    "What should I be working on next?",
+    "was i holding out for 50/50 or did i say i'd take 60/40",
+    "my target was 20 commissions this year, how am i tracking",
+    "action items from the outage postmortem that are on me?",
+    "karim almost saw us at the station. what now",
+    "gift idea for oma's 90th, she's picky, you know what she's like",
+    "the barn conversion idea - remind me what the pros and cons were",
+    "is it the same bug or a new one",
+    "gaan aan",
+    "how do i follow up with Annelie about the trip we keep postponing",
+]
+
+
+@pytest.mark.parametrize("message", LEAN_ON_THE_USERS_RECORD)
+def test_messages_that_lean_on_the_users_record_retrieve(message: str) -> None:
     assert _decide(message)[0]

@@ -756,6 +756,8 @@ def test_a_title_or_abbreviation_does_not_end_a_sentence(text: str, count: int) 
 # Money strain, gambling, care, health, secrets and reputation in the user's own words, as the fresh
 # batches wrote them (each line written anew for this test).
 GATED_IN_OWN_WORDS = [
+    "started antidepressants last week, dont let me skip a dose",
+    "the bailiffs sent a second letter about the van, 14 days to pay",
     "the overdraft on the joint account is eating me alive, only paying the minimum since spring",
     "lost another 300 on the pokies at the club on friday",
     "the agency wants to claw back the grant because the report went in late",

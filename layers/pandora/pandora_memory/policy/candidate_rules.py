@@ -248,6 +248,8 @@ class CandidateRules:
     confirmation_bonus: float
     acceptance_max_tokens: int
     option_pick: re.Pattern[str]
+    option_pick_with_words: re.Pattern[str]
+    option_pick_max_tokens: int
     retraction_final: frozenset[str]
     retraction_alone: frozenset[tuple[str, ...]]
     retracted_topic_words: frozenset[str]
@@ -580,6 +582,8 @@ def candidate_rules() -> CandidateRules:
         confirmation_bonus=float(table["confirmation_bonus"]),
         acceptance_max_tokens=int(table["acceptance_max_tokens"]),
         option_pick=re.compile(table["option_pick"]),
+        option_pick_with_words=re.compile(table["option_pick_with_words"]),
+        option_pick_max_tokens=int(table["option_pick_max_tokens"]),
         retraction_final=frozenset(durability["retraction_final"]),
         retraction_alone=frozenset(tuple(text.split()) for text in durability["retraction_alone"]),
         retracted_topic_words=frozenset(durability["retracted_topic_words"]),

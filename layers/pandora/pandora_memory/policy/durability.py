@@ -5,7 +5,6 @@ requests, statements the user takes back ("scratch that") and turns the user dis
 brainstorming", "don't save it") carry none. The assistant's reply only counts when the user accepted it.
 """
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -34,8 +33,6 @@ RULE_DISCLAIMER = "candidate.durability.disclaimer"
 RULE_UNCERTAIN = "candidate.durability.uncertain"
 RULE_REFUSAL = "candidate.durability.refusal"
 _STANDING = frozenset((COMMITMENT, STANDING_SCOPE))
-_PICK_WITH_WORDS = re.compile(r"\W*(?:[Oo]ption\s+)?\(?[A-D]\)?[.,:)]\s+\S")
-_PICK_MAX_TOKENS = 8
 # An accepted offer is the user's decision when it offers a standing rule or a change to their own
 # setup or plan ("I can add an Airflow pool with 3 slots", "want me to remind you on the 1st"), not
 # when it offers words (a draft, an explanation, a rewrite).
@@ -149,9 +146,9 @@ def assess_user(
         evidence = ()
         applied.append(RULE_REFUSAL)
     picks = len(clauses) <= 2 and rules.option_pick.match(" ".join(c.lowered for c in clauses)) is not None
-    if not picks and sum(len(c.tokens) for c in clauses) <= _PICK_MAX_TOKENS:
+    if not picks and sum(len(c.tokens) for c in clauses) <= rules.option_pick_max_tokens:
         # "A. keep sqlite", "B, the 2yr one": a capital option letter, then a few words about it.
-        picks = _PICK_WITH_WORDS.match(" ".join(c.text for c in clauses)) is not None
+        picks = rules.option_pick_with_words.match(" ".join(c.text for c in clauses)) is not None
     if picks:  # "ok option 2 then": the words of a pick say nothing of what was picked
         evidence = ()
     accepts = (ACCEPTANCE in hits or picks) and REJECTION not in hits and short

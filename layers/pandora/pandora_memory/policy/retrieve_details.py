@@ -294,10 +294,6 @@ def _clauses(lowered: str) -> list[str]:
     return lowered.split(".")
 
 
-# Two figures that share out a whole ("50/50", "60/40", "70/30") or say "always" ("24/7").
-_SPLIT = re.compile(r"(?<!\d)(?:(?:[1-9]0|[1-9]5)/(?:[1-9]0|[1-9]5)|24/7)(?!\d)")
-
-
 def read_shapes(reading: MessageReading, rules: RetrieveRules) -> None:
     """Stage three: generic-question, math and trivia shapes and in-chat follow-ups, tried at clause
     starts, plus the digit patterns when the message holds a digit."""
@@ -334,7 +330,9 @@ def _word_problem(lowered: str, rules: RetrieveRules) -> str:
 
 
 def _numbers_a_range(lowered: str, found: re.Match[str], rules: RetrieveRules) -> bool:
-    if "/" in found.group(0) and _SPLIT.search(lowered, max(0, found.start() - 3), found.end() + 3):
+    if "/" in found.group(0) and rules.split_figures.search(
+        lowered, max(0, found.start() - 3), found.end() + 3
+    ):
         return True  # "50/50 or 60/40", "24/7": a split or a schedule, not a division
     if "-" not in found.group(0):
         return False

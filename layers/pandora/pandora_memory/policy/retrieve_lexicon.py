@@ -232,6 +232,7 @@ class RetrieveRules:
     word_problem_questions: re.Pattern[str]
     word_problem_reach: int
     range_nouns: frozenset[str]
+    split_figures: re.Pattern[str]
     continuation_fragment: re.Pattern[str]
     bare_continuation: re.Pattern[str]
     units: frozenset[str]
@@ -339,6 +340,7 @@ def retrieve_rules() -> RetrieveRules:
         word_problem_questions=re.compile("|".join(f"(?:{p})" for p in shape["word_problem_questions"])),
         word_problem_reach=int(shape["word_problem_reach"]),
         range_nouns=_words(shape["range_nouns"]),
+        split_figures=re.compile(shape["split_figures"]),
         continuation_fragment=re.compile(shape["continuation_fragment"]),
         bare_continuation=re.compile(shape["bare_continuation"]),
         units=_words(specific["units"]),

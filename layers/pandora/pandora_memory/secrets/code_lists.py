@@ -9,10 +9,15 @@ from pandora_memory.secrets.findings import Candidate
 LIST_CODE_MAX = 12
 RUN_MIN = 3
 RULE = "code-list"
-_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-]{2,11}")
-_NEXT = re.compile(r"[\s,;]{1,4}(?P<token>[A-Za-z0-9][A-Za-z0-9\-]{2,11})(?![A-Za-z0-9\-])")
-_PREVIOUS = re.compile(r"(?<![A-Za-z0-9\-])(?P<token>[A-Za-z0-9][A-Za-z0-9\-]{2,11})[\s,;]{1,4}$")
-_FIRST = re.compile(r"(?<![A-Za-z0-9\-])[A-Za-z0-9][A-Za-z0-9\-]{2,11}(?![A-Za-z0-9\-])")
+# One code of a list (three to LIST_CODE_MAX letters, digits and dashes), the separator between codes,
+# and the characters that may not touch a code on either side.
+_CODE = rf"[A-Za-z0-9][A-Za-z0-9\-]{{2,{LIST_CODE_MAX - 1}}}"
+_GAP = r"[\s,;]{1,4}"
+_ALONE_BEFORE, _ALONE_AFTER = r"(?<![A-Za-z0-9\-])", r"(?![A-Za-z0-9\-])"
+_TOKEN = re.compile(_CODE)
+_NEXT = re.compile(rf"{_GAP}(?P<token>{_CODE}){_ALONE_AFTER}")
+_PREVIOUS = re.compile(rf"{_ALONE_BEFORE}(?P<token>{_CODE}){_GAP}$")
+_FIRST = re.compile(rf"{_ALONE_BEFORE}{_CODE}{_ALONE_AFTER}")
 
 
 def _shape(token: str) -> tuple[int, tuple[int, ...], bool]:

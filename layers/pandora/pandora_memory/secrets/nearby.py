@@ -136,8 +136,9 @@ _ERROR_CODE = re.compile(r"[A-Za-z]{1,4}-\d{2,6}")
 _EMAIL = re.compile(r"[^@\s]@[\w-]+\.[A-Za-z]")
 # Digits closed by a keypad's # or * key ("8426#", "2391*", "#7070*"); "#8676" alone is an issue or
 # an order as often.
-_KEYED_CODE = re.compile(r"(?<![\w#*])\d{4,10}[#*](?![\w#*])")
-_KEYED_ANYWHERE = re.compile(r"(?<![\w#*])#?\d{4,10}[#*](?![\w#*])")
+_KEYED_DIGITS = r"\d{4,10}[#*](?![\w#*])"
+_KEYED_CODE = re.compile(rf"(?<![\w#*]){_KEYED_DIGITS}")
+_KEYED_ANYWHERE = re.compile(rf"(?<![\w#*])#?{_KEYED_DIGITS}")
 _KEYED_LOOKBEHIND = 60
 _KEYED_LOOKAHEAD = 30
 # A short code of letters and digits on a keypad ("58B21", "3C91").
@@ -263,9 +264,9 @@ def _first_value(text: str, start: int, limit: int, password_word: bool) -> tupl
             return at, at + len(value), "pin" if keypad else "password"
     if code is not None:
         return code.start(), code.end(), "pin"
-    dial = None if password_word else _DIAL_COMBINATION.search(text, start, limit)
-    if dial is None and not password_word:
-        dial = _DIAL_TURNS.search(text, start, limit)
+    if password_word:
+        return None
+    dial = _DIAL_COMBINATION.search(text, start, limit) or _DIAL_TURNS.search(text, start, limit)
     if dial is not None:
         return dial.start(), dial.start() + len(dial.group().rstrip(" \t,;.")), "pin"
     return None

@@ -154,7 +154,7 @@ OPENS = frozenset(
 # A code word compounded with what it opens ("ovikoodi", "portkoden", "alarmkod", "PIN-koodi"), in the
 # languages that write compounds; not a code of something else ("felkod", "virhekoodi", "rabattkod").
 COMPOUND_CODE = re.compile(
-    r"\b([a-zåäöæø]{2,16})-?(?:kod|koden|koder|koderna|kode|koden|koodi|koodin|koodit|koodia)\b"
+    r"\b([a-zåäöæø]{2,16})-?(?:kod|koden|koder|koderna|kode|koodi|koodin|koodit|koodia)\b"
 )
 NOT_LOCK_PREFIXES = frozenset(
     {

@@ -226,6 +226,17 @@ FOUND_IN_MORE_LANGUAGES_AND_FORMS = [
     ("確認コード 482 915 が出たけど私じゃない", "482 915"),
     ("731104 ← the bank's one time code, it expired already", "731104"),
     ("the MATCH_PASSWORD is umeda-tako-58 on the ci box", "umeda-tako-58"),
+    # Thai glues its words together; Romanian glues "the" onto them ("pinul", "PUK-ul").
+    ("รหัสประตูโกดังหลังร้าน 6093 อย่าบอกลูกค้านะ", "6093"),
+    ("wifi ห้องประชุม รหัสผ่าน mali_sabai88 ช่วยทำป้ายให้หน่อย", "mali_sabai88"),
+    ("ตู้เซฟในออฟฟิศ รหัส 20011987 เปลี่ยนยังไง", "20011987"),
+    ("bank app ra-hat phan 6 tua 551902 chai wan kerd mae", "551902"),
+    ("pinul de la cardul de salarii e 7391, nu-l mai tin minte", "7391"),
+    ("PUK-ul de pe cartela noua: 60128834", "60128834"),
+    ("codul de la interfon e 2207, pentru curier", "2207"),
+    ("seiful din birou se deschide cu 12-40-07", "12-40-07"),
+    ("Код сигналізації на складі 5590, не кажи нікому", "5590"),
+    ("ключ у сейфі біля дверей, код 4418", "4418"),
 ]
 
 
@@ -260,6 +271,10 @@ LOOKALIKES_THAT_STAY = [
     'let key = ProcessInfo.processInfo.environment["REVENUECAT_API_KEY"] ?? ""',
     "パスワードリセットしたのに古いパスワードでまだログインできる。Firebase Auth の問題？",
     "the DB_PASSWORD is set in the vault, not in the repo",
+    "wrangler says: Authentication error [code: 10000] again",
+    "รหัสไปรษณีย์ของร้านคือ 10110 ช่วยเขียนที่อยู่ภาษาอังกฤษ",
+    "ธนาคารแจ้งว่า รหัส PIN ต้องมี 6 หลัก ห้ามเรียงกัน",
+    "codul postal e 010101 pentru clinica, il pun pe factura?",
 ]
 
 

@@ -6,7 +6,8 @@ messages holding a "long word" (16+ characters without whitespace, found with ``
 and their needles are searched in those long words only; structure rules are gated by literal
 needles; context and entropy rules run only around credential nouns found by one trie regex.
 Structure rules include positional code arguments (`calls`) and default-account pairs
-(`user_pairs`). Nothing inside an OpenSSH public key line is a finding: its words name nothing.
+(`user_pairs`). Last come the values that need no word beside them (`self_evident`) and the safety
+net (`nearby`). Nothing inside an OpenSSH public key line is a finding: its words name nothing.
 """
 
 from itertools import compress
@@ -23,6 +24,7 @@ from pandora_memory.secrets.nearby import nearby_candidates
 from pandora_memory.secrets.pattern_rule import RuleIndex
 from pandora_memory.secrets.providers import PROVIDER_RULES
 from pandora_memory.secrets.seed_phrase import mentions_seed_phrase, seed_phrase_candidates
+from pandora_memory.secrets.self_evident import self_evident_candidates
 from pandora_memory.secrets.structures import STRUCTURE_RULES
 
 LONG_WORD = 16
@@ -77,7 +79,7 @@ def _candidates(text: str, depth: int = 0) -> list[Candidate]:
             covered = Coverage(found)
             found.extend(entropy_candidates(text, heads, public_regions(lowered, text), covered))
     # The safety net, last: only where no rule above found the value.
-    nearby = list(nearby_candidates(text, lowered))
+    nearby = [*self_evident_candidates(text), *nearby_candidates(text, lowered)]
     if nearby:
         covered = Coverage(found)
         found.extend(c for c in nearby if not covered.covers(c.start, c.end))

@@ -39,9 +39,11 @@ _OTHER_FIRSTS = re.compile(
 )
 
 
-# Korean and Japanese glue particles onto a Latin word ("PIN은", "password는"): a letter of those
-# scripts after a Latin head ends it as a space would.
-GLUED_SCRIPT = re.compile(f"[{CJK_RANGES}]")
+# Korean and Japanese glue particles onto a Latin word ("PIN은", "password는"), and Thai, Lao, Khmer
+# and Burmese write no space between words ("รหัสประตู 8520"): a letter of those scripts after a Latin
+# head ends it as a space would, and their words need no boundary.
+UNSPACED_RANGES = "\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff"
+GLUED_SCRIPT = re.compile(f"[{CJK_RANGES}{UNSPACED_RANGES}]")
 _INFLECTED_MIN = 5
 _ARABIC_PREFIXES = frozenset("وفبل")
 

@@ -26,6 +26,7 @@ _PASSWORD_HEADS = _words(
     lösen lösn salasanaa salasanan salasanat salis sandi sandinya
     jelszó jelszo jelszót jelszava heslem hesla passwrod paswword passwword الباسورد باسورد passordet
     पासवर्ड κωδικός κωδικό κωδικού κωδ συνθηματικό kodikos kodiko kwdikos kwd
+    parolă parolei parolele parolele parolā รหัสผ่าน พาสเวิร์ด พาสเวิด rahatphan
     """
 ) | {
     "mot de passe",
@@ -36,6 +37,9 @@ _PASSWORD_HEADS = _words(
     "كلمة المرور",
     "mat khau",
     "kata laluan",
+    "ra-hat phan",
+    "rahat phan",
+    "ra hat phan",
     # Answers that stand in for a password on account recovery.
     "security answer",
     "secret answer",
@@ -51,6 +55,7 @@ _CODE_HEADS = _words(
     kodları kodlar kodum коды кодом коду
     kode koder koodi koodin koodit mã
     kód kódja kódot kódu kódem kódy كود الكود
+    cod codul codului codu รหัส rahat ra-hat
     """
 )
 # Compounds of "code" that say what they open (German, Dutch): found as "code" inside a word, so
@@ -109,10 +114,12 @@ HEAD_FAMILIES: dict[str, str] = {
     # Internet-banking PINs, and Hindi written in Devanagari.
     **dict.fromkeys(("ipin", "पिन", "पिन कोड"), "pin"),
     **dict.fromkeys(_words("authkey auth_key"), "token"),
-    **dict.fromkeys(_words("key keys apikey llave chave clé clés schlüssel 키 キー ключ ключа ключи"), "key"),
+    **dict.fromkeys(
+        _words("key keys apikey llave chave clé clés schlüssel 키 キー ключ ключа ключи คีย์"), "key"
+    ),
     # "tkn" is how people abbreviate it in a hurry ("cloudflare api tkn: ...").
     **dict.fromkeys(_words("token tokens tkn 토큰 トークン 令牌 токен токена токены"), "token"),
-    **dict.fromkeys(_words("secret secrets 시크릿 密钥 秘密鍵 비밀키 인증키"), "secret"),
+    **dict.fromkeys(_words("secret secrets 시크릿 密钥 秘密鍵 비밀키 인증키 secretul секрет totp"), "secret"),
     **dict.fromkeys(_words("credential credentials creds 자격증명"), "credential"),
     **dict.fromkeys(_words("pass"), "pass"),
     **dict.fromkeys(_words("auth dsn"), "auth"),

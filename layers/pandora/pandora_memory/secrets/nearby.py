@@ -9,11 +9,12 @@ Here a value counts when it stands within a short reach after the word (or right
 with "is"/"c'est") and looks like a code (four to forty digits, spaces, dashes or the keypad's # and *
 allowed; a run of backup codes), or a password (letters with a digit or symbol). A "code" counts only in
 a sentence that names what it opens (a gate, an alarm, a bank card, 2FA...), not an error, zip or promo
-code, unless it is typed with # or *. The words live in nearby_words.py. A false block costs one review;
-a missed credential cannot be taken back.
+code; one typed with # or * needs no word at all (self_evident.py). The words live in nearby_words.py.
+A false block costs one review; a missed credential cannot be taken back.
 """
 
 import re
+import unicodedata
 from collections.abc import Iterator
 from typing import NamedTuple
 
@@ -31,6 +32,7 @@ from pandora_memory.secrets.nearby_words import (
     NOT_LOCK_PREFIXES,
     OPENED_WITH,
     OPENS,
+    OPENS_UNSPACED,
     OPENS_WITH,
     OPENS_WITH_NEEDLES,
     PASSWORD_WORDS,
@@ -58,7 +60,9 @@ _TRIGGER_WORDS = frozenset((*PASSWORD_WORDS, *LOGIN_WORDS, *CODE_WORDS))
 _ASCII_TRIGGER = re.compile(trie_pattern(word for word in _TRIGGER_WORDS if word.isascii()))
 _OTHER_TRIGGER = re.compile(trie_pattern(word for word in _TRIGGER_WORDS if not word.isascii()))
 _GLUE = frozenset("-_")
-_GLUED_SUFFIX = "nya"
+# Articles and possessives glued onto a Latin word: Indonesian and Malay "its" ("passwordnya"),
+# Romanian "the" ("pinul", "PUK-ul", "codului").
+_GLUED_SUFFIX = re.compile(r"nya|-?ul(?:ui)?")
 
 
 class _Trigger(NamedTuple):
@@ -89,8 +93,9 @@ def _triggers(text: str, lowered: str) -> Iterator[_Trigger]:
             yield _Trigger(start, end, word, word in _PASSWORD_SET)
             continue
         before = lowered[start - 1] if start else " "
-        if lowered.startswith(_GLUED_SUFFIX, end) and not lowered[end + 3 : end + 4].isalnum():
-            end += len(_GLUED_SUFFIX)  # "passwordnya": Indonesian and Malay glue "its" onto the word
+        glued = _GLUED_SUFFIX.match(lowered, end)
+        if glued is not None and not lowered[glued.end() : glued.end() + 1].isalnum():
+            end = glued.end()
         after = lowered[end] if end < len(lowered) and word[-1].isascii() else " "
         # Korean and Japanese glue particles onto a Latin word ("PIN은"): only Latin letters end it.
         if before.isalnum() or before in _GLUE or after.isalnum() or after in _GLUE:
@@ -134,13 +139,6 @@ _REQUIREMENT = re.compile(r"[A-Za-z][\w.\-]*(?:[<>]=?|[=!~]=)\d[\w.*]*|[a-z][a-z
 # An error or status code ("E-1021", "ERR-404"): letters, a dash, digits.
 _ERROR_CODE = re.compile(r"[A-Za-z]{1,4}-\d{2,6}")
 _EMAIL = re.compile(r"[^@\s]@[\w-]+\.[A-Za-z]")
-# Digits closed by a keypad's # or * key ("8426#", "2391*", "#7070*"); "#8676" alone is an issue or
-# an order as often.
-_KEYED_DIGITS = r"\d{4,10}[#*](?![\w#*])"
-_KEYED_CODE = re.compile(rf"(?<![\w#*]){_KEYED_DIGITS}")
-_KEYED_ANYWHERE = re.compile(rf"(?<![\w#*])#?{_KEYED_DIGITS}")
-_KEYED_LOOKBEHIND = 60
-_KEYED_LOOKAHEAD = 30
 # A short code of letters and digits on a keypad ("58B21", "3C91").
 _KEYPAD_CODE = re.compile(r"(?=(?:[A-ZА-Я]*\d){2})(?=\d*[A-ZА-Я])[0-9A-ZА-Я]{4,8}")
 # A combination lock's dial numbers ("0-4-2", "12 - 40 - 7"): three or four small numbers, dashed.
@@ -182,11 +180,14 @@ def _sentence(text: str, start: int, end: int) -> str:
 
 
 def _names_what_it_opens(text: str, start: int, end: int) -> bool:
-    before = text[max(0, start - 24) : start].lower().split()
+    before = _WORD.findall(text[max(0, start - 24) : start].lower())  # "error [code: 10000]" too
     after = text[end : end + 24].lower().lstrip()
-    if (before and before[-1].strip(".,:;") in PLAIN_CODE_QUALIFIERS) or after.startswith(PLAIN_AFTER):
+    if (before and before[-1] in PLAIN_CODE_QUALIFIERS) or after.startswith(PLAIN_AFTER):
         return False
-    return not OPENS.isdisjoint(_WORD.findall(_sentence(text, start, end)))
+    sentence = _sentence(text, start, end)
+    if not OPENS.isdisjoint(_WORD.findall(sentence)):
+        return True
+    return not sentence.isascii() and any(map(sentence.__contains__, OPENS_UNSPACED))
 
 
 def _no_user_name(value: str) -> bool:
@@ -230,8 +231,15 @@ def _digit_code(text: str, match: re.Match[str]) -> bool:
     return True
 
 
+def _without_marks(value: str) -> str:
+    """Thai tone marks and Devanagari vowel signs are parts of letters, not the symbols of a password."""
+    if value.isascii():
+        return value
+    return "".join(ch for ch in value if not unicodedata.category(ch).startswith("M"))
+
+
 def _password_like(value: str) -> bool:
-    value = value.lstrip("=:>→-")
+    value = _without_marks(value.lstrip("=:>→-"))
     if _ERROR_CODE.fullmatch(value) or _REQUIREMENT.fullmatch(value):
         return False
     if not 6 <= len(value) <= 64 or value[0] in ".$%~#@:" or "/" in value or "=" in value:
@@ -299,6 +307,8 @@ def _value_before(text: str, trigger: _Trigger) -> Candidate | None:
     if before is None:
         return None
     value = before.group("value").rstrip(".:!?")
+    if value.startswith("#") and not value.endswith(("#", "*")):
+        return None  # "issue #4471 is the flaky login test": a number of something
     digits = _DIGIT_CODE.fullmatch(value) is not None
     if not (digits or _password_like(value)):
         return None
@@ -306,30 +316,14 @@ def _value_before(text: str, trigger: _Trigger) -> Candidate | None:
     return Candidate("pin" if digits else "password", start, start + len(value), RULE, PRIORITY)
 
 
-def _keyed_codes(text: str, lowered: str) -> Iterator[Candidate]:
-    """ "lobby door: #7070*": a code typed on a keypad, next to what it opens, needs no code word."""
-    if "#" not in text and "*" not in text:
-        return
-    for match in _KEYED_ANYWHERE.finditer(text):
-        around = _WORD.findall(
-            lowered[max(0, match.start() - _KEYED_LOOKBEHIND) : match.end() + _KEYED_LOOKAHEAD]
-        )
-        if not OPENS.isdisjoint(around) or not LOCKS.isdisjoint(around):  # "It's 5566* for the pool gate"
-            yield Candidate("pin", match.start(), match.end(), RULE, PRIORITY)
-
-
 def nearby_candidates(text: str, lowered: str) -> Iterator[Candidate]:
     """`lowered` is text lower-cased with the same length (detector._same_length_lower)."""
-    yield from _keyed_codes(text, lowered)
     if any(map(text.__contains__, SPACED_SLASH_NEEDLES)):
         yield from spaced_slash_pairs(text)
     for trigger in _triggers(text, lowered):
         opens_itself = trigger.password or trigger.word in LOCKS
         if not opens_itself and not _names_what_it_opens(text, trigger.start, trigger.end):
-            keyed = _KEYED_CODE.search(text, trigger.end, _reach_end(text, trigger.end))
-            if keyed is not None:  # "koden till tvättstugan är 8426#": typed on a keypad, whatever it opens
-                yield Candidate("pin", keyed.start(), keyed.end(), RULE, PRIORITY)
-            continue
+            continue  # a code typed on a keypad ("8426#") is found whatever it opens: self_evident.py
         if _SERIAL.search(text, max(0, trigger.start - 30), trigger.start):
             continue
         after = trigger.end

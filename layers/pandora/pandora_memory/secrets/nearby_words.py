@@ -79,6 +79,10 @@ LOCKS = frozenset(
             "パスコード",
         ),
         *("ワンタイムパスワード", "ワンタイムコード", "セキュリティコード", "one time code", "one-time code"),
+        # Romanian, Ukrainian, Thai.
+        *("seif", "seiful", "seifului", "interfon", "interfonul", "alarmă", "alarmei", "lacăt", "lacat"),
+        *("сейфі", "сигналізація", "сигналізації", "сигналізацію", "домофону", "ตู้เซฟ", "แม่กุญแจ"),
+        *("กุญแจรหัส", "สัญญาณกันขโมย"),
     }
 )
 CODE_WORDS = (
@@ -88,7 +92,14 @@ CODE_WORDS = (
     # A network or a lock's key in the languages that call it one ("WLAN … schlüssel 8841 2270 5519").
     *("schlüssel", "sleutel", "ключ"),
 )  # fmt: skip
-PLAIN_AFTER = ("postal", "promo", "promotionnel", "erreur", "d'erreur", "de réduction", "produit", "source")
+# What a code opens, in scripts written without spaces (Thai): sought as substrings of the sentence.
+OPENS_UNSPACED = ("ประตู", "ตู้", "เซฟ", "ไวไฟ", "บัตร", "เอทีเอ็ม", "ธนาคาร", "กันขโมย", "รั้ว", "ล็อกเกอร์")
+PLAIN_AFTER_UNSPACED = ("ไปรษณีย์", "สินค้า", "ส่วนลด", "โปรโมชั่น", "พนักงาน", "ไปรษณีย", "คูปอง")
+
+PLAIN_AFTER = (
+    *("postal", "promo", "promotionnel", "erreur", "d'erreur", "de réduction", "produit", "source"),
+    *PLAIN_AFTER_UNSPACED,
+)
 # Qualifiers right before "code" that say little elsewhere in a sentence ("in front of", "this time").
 AMBIGUOUS_QUALIFIERS = frozenset(
     {"front", "time", "screen", "control", "app", "remote", "phone", "tablet", "ipad", "laptop", "kids"}
@@ -148,9 +159,11 @@ OPENS = frozenset(
         *("الخزنة", "الباب", "البوابة", "البنك", "الكارت"),
         *("entrance", "entry", "lobby", "eingang", "entrée", "entrada", "ingresso", "ingang", "wejście"),
         *("πόρτα", "πόρτας", "καγκελόπορτα", "συναγερμός", "safe", "pool"),
+        # Romanian, Ukrainian.
+        *("ușa", "usa", "ușii", "usii", "poarta", "porții", "acces", "cardului", "cardul", "băncii"),
+        *("dverey", "дверей", "двері", "дверi", "під'їзду", "хвіртки", "банку", "картки", "сейфі"),
     }
 )
-
 # A code word compounded with what it opens ("ovikoodi", "portkoden", "alarmkod", "PIN-koodi"), in the
 # languages that write compounds; not a code of something else ("felkod", "virhekoodi", "rabattkod").
 COMPOUND_CODE = re.compile(
@@ -166,9 +179,12 @@ NOT_LOCK_PREFIXES = frozenset(
 # "opens with 5510", "öppnas med 5510", "gaat open met 1953*": how a lock is opened, whatever opens.
 OPENS_WITH = re.compile(
     r"\b(?:opens? with|öppnas med|öppnar med|gaat open met|se abre con|s'ouvre avec|öffnet mit|geht auf mit|"
-    r"si apre con|abre com|aukeaa|avautuu)\b"
+    r"si apre con|abre com|aukeaa|avautuu|se deschide cu|відкривається)\b"
 )
 
 
-OPENS_WITH_NEEDLES = ("open", "öppna", "ouvre", "abre", "öffnet", "geht auf", "apre", "aukeaa", "avautuu")
+OPENS_WITH_NEEDLES = (
+    *("open", "öppna", "ouvre", "abre", "öffnet", "geht auf", "apre", "aukeaa", "avautuu", "deschide"),
+    "відкрива",
+)
 A_LOCK = "keypad"  # how a compound code word is read: a word that opens by itself

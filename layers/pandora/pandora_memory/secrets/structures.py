@@ -32,6 +32,7 @@ from pandora_memory.secrets.values import (
     has_password_shape,
     is_dismissed,
     is_plain_language,
+    is_public_identifier,
     looks_like_credential,
     looks_random,
     strip_value,
@@ -126,11 +127,14 @@ def url_credentials(text: str) -> Iterator[Candidate]:
             yield Candidate("url_credentials", start, end, "url-token-user", PRIORITY)
 
 
-_URL_PARAMETER = re.compile(
-    r"[?&#;](?P<name>code|access_token|refresh_token|id_token|token|auth_token|oauth_token|oauth_verifier|"
+_URL_PARAMETER_NAME = (
+    r"code|access_token|refresh_token|id_token|token|auth_token|oauth_token|oauth_verifier|"
     r"session_token|private_token|api_key|apikey|api-key|key|client_secret|secret|password|passwd|pwd|pass|"
-    r"sig|signature|x-amz-signature|x-amz-security-token|x-goog-signature|x-goog-credential|auth|s|k|t)="
-    r"(?P<secret>[^&;\s#\"'<>]{6,})",
+    r"sig|signature|x-amz-signature|x-amz-security-token|x-goog-signature|x-goog-credential|auth|s|k|t"
+)
+_URL_PARAMETER_NAMES = re.compile(_URL_PARAMETER_NAME)
+_URL_PARAMETER = re.compile(
+    rf"[?&#;](?P<name>{_URL_PARAMETER_NAME})=(?P<secret>[^&;\s#\"'<>]{{6,}})",
     re.IGNORECASE,
 )
 
@@ -231,6 +235,34 @@ def url_parameters(text: str) -> Iterator[Candidate]:
         kind = {"code": "oauth_code", "refresh_token": "oauth_refresh_token"}.get(name, "url_token")
         start, end = match.span("secret")
         yield Candidate(kind, start, end, "url-parameter", PRIORITY)
+    if "://" in text:
+        yield from _random_parameters(text)
+
+
+# Any other parameter of a URL whose value is long and random, whatever language names it
+# ("?acces=pFKM-ImyCi…", "?zugang=…"): a link that opens something. Not the names that carry ids of
+# public things or of tracking, which are random too (a playlist, a drive file, a click id).
+_ANY_URL_PARAMETER = re.compile(
+    r"://[^\s]*?[?&;](?P<name>[A-Za-z][\w.\-]{0,30})=(?P<secret>[A-Za-z0-9_\-.~%]{20,})(?=$|[&;#\s\"'<>)\]])"
+)
+_PUBLIC_PARAMETERS = frozenset(
+    {
+        *("id", "ids", "v", "vid", "video", "list", "playlist", "file", "fileid", "doc", "folder", "page"),
+        *("p", "q", "query", "search", "ref", "fbclid", "gclid", "dclid", "msclkid", "igshid", "mc_cid"),
+        *("mc_eid", "si", "feature", "usp", "ved", "ei", "sca_esv", "rlz", "cid", "gid", "tab", "lang"),
+        *("hl", "gl", "continue", "next", "return", "returnurl", "redirect_uri", "url", "state", "nonce"),
+    }
+)
+
+
+def _random_parameters(text: str) -> Iterator[Candidate]:
+    for match in _ANY_URL_PARAMETER.finditer(text):
+        name = match.group("name").lower()
+        if name in _PUBLIC_PARAMETERS or name.startswith("utm_") or _URL_PARAMETER_NAMES.fullmatch(name):
+            continue
+        value = match.group("secret")
+        if looks_random(value) and not is_dismissed(value) and not is_public_identifier(value):
+            yield Candidate("url_token", *match.span("secret"), "url-random-parameter", PRIORITY)
 
 
 _BEARER = re.compile(r"\b(?i:bearer)\s+(?P<secret>[A-Za-z0-9\-._~+/]{8,}=*)(?![A-Za-z0-9\-._~+/=])")

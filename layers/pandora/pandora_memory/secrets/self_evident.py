@@ -1,0 +1,45 @@
+"""Values that say what they are with no word beside them, in any language.
+
+The context rules and the safety net need a credential word to know a value is one, and a language
+they have no words for starts with no protection. Two shapes need none: digits closed by a keypad's
+# or * key ("4719#", "#7070*"; "#8676" alone is an issue or an order as often), and a password built
+the way sites ask for one, lower and upper case, a digit and a symbol inside the word
+("LineOA@Sabai67", "Front@1234"). Neither occurs in ordinary text: over every labeled set, tens of
+thousands of lines, both are found only on lines that hold a credential. Generated keys of this shape
+are long base64 (SSH public keys, inline images): the length cap and the neighbours a base64 run
+has (+, /, =) leave them to the rules that know them.
+"""
+
+import re
+from collections.abc import Iterator
+
+from pandora_memory.secrets.findings import Candidate
+from pandora_memory.secrets.values import is_dismissed
+
+PRIORITY = 4
+RULE = "self-evident-value"
+KEYED_CODE = re.compile(r"(?<![\w#*])#?\d{4,10}[#*](?![\w#*])")
+_SYMBOLS = "!@#$%^*?~"
+_PASSWORD_CHARACTERS = rf"[A-Za-z0-9{_SYMBOLS}]"
+# Not after a sigil or inside a path, a key=value or a base64 run; not an e-mail address (a dot after).
+_BUILT_PASSWORD = re.compile(
+    rf"(?<![\w$@#%^&*!/\\.:=+\-])"
+    rf"(?=(?:{_PASSWORD_CHARACTERS})*?[a-z])(?=(?:{_PASSWORD_CHARACTERS})*?[A-Z])(?=(?:{_PASSWORD_CHARACTERS})*?\d)"
+    rf"[A-Za-z0-9]+[{_SYMBOLS}]+[A-Za-z0-9]{_PASSWORD_CHARACTERS}*"
+    rf"(?![\w$@#%^&*!/\\=+\-]|\.\w)"
+)
+BUILT_PASSWORD_LENGTH = range(8, 41)
+# The cheap test first: almost no message has a symbol between two letters or digits.
+_INNER_SYMBOL = re.compile(rf"[A-Za-z0-9][{_SYMBOLS}]+[A-Za-z0-9]")
+
+
+def self_evident_candidates(text: str) -> Iterator[Candidate]:
+    if "#" in text or "*" in text:
+        for match in KEYED_CODE.finditer(text):
+            yield Candidate("pin", match.start(), match.end(), RULE, PRIORITY)
+    if _INNER_SYMBOL.search(text) is None:
+        return
+    for match in _BUILT_PASSWORD.finditer(text):
+        value = match.group()
+        if len(value) in BUILT_PASSWORD_LENGTH and not is_dismissed(value):
+            yield Candidate("password", match.start(), match.end(), RULE, PRIORITY)

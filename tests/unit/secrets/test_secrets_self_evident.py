@@ -1,0 +1,68 @@
+"""Values that need no credential word: keypad codes and passwords built the way sites ask for them."""
+
+import pytest
+from pandora_memory.secrets import find_secrets, redact
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        # In languages the rules have no words for, and with no word at all.
+        ("ngày mai nhắn anh Tùng: cổng sau bấm 4719# rồi đẩy mạnh", "4719#"),
+        ("Lapsille: takaovi 8830* ja sitten vedä", "8830*"),
+        ("behind the bins, #7205* then pull", "#7205*"),
+        ("the new one is Yalla$Beirut42. old one leaked", "Yalla$Beirut42"),
+        ("ส่งให้น้องที่ร้าน Front@1234 ถูกไหม", "Front@1234"),
+        ("nimeweka mpya: Kisumu!Lake2024 usimwambie mtu", "Kisumu!Lake2024"),
+        ("Q7m!rX42pZ — asta e noua, unde o salvez", "Q7m!rX42pZ"),
+    ],
+)
+def test_a_self_evident_value_is_found_with_no_word_beside_it(text: str, value: str) -> None:
+    assert value not in redact(text).text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "issue #4471 is the flaky login test",
+        "closing #2291 and #2292, both dupes",
+        "rated it 5* on the app store",
+        "email me at Ana2@Gmail.com or ana@example.org",
+        "C# and F# both compile to IL2 bytecode",
+        "follow @Maria_2024 and @JoeBloggs99 for updates",
+        "the build is 3.11.4+Rc2 and the tag v2.0.0-Beta1",
+        "2+2=4 and 10*3=30, so 40*2",
+        "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHhOqL8b2lZPuiAYw0JL618MnQ7gARHrpTKzIqOFV+JZ me@laptop",
+        "the logo is data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAmSGKilCNPuVenk24CGHe+tVBt==",
+    ],
+)
+def test_issue_numbers_ratings_addresses_handles_and_public_keys_stay(text: str) -> None:
+    assert find_secrets(text) == []
+
+
+def test_a_random_url_parameter_is_a_token_whatever_language_names_it() -> None:
+    link = "https://rezultate.medlab.example/view?acces=pFKM-ImyCiGsANO7m_ZtNDB6il1RSHob&lang=ro"
+
+    assert "pFKM-ImyCiGsANO7m_ZtNDB6il1RSHob" not in redact(link).text
+
+
+@pytest.mark.parametrize(
+    "link",
+    [
+        "https://www.youtube.com/playlist?list=PLx0sYbCqOb8TBPRdmBHs5Iftvv9TPboYG",
+        "https://shop.example/item?utm_source=newsletter&fbclid=IwAR3xQz8LkP2mN7vB4cD9eF1gH5jK6lM",
+        "https://docs.example/open?id=1aB2cD3eF4gH5iJ6kL7mN8oP9qR0sT1uV",
+        "https://example.org/search?q=vercel+edge+function+timeout+limits",
+    ],
+)
+def test_ids_of_public_things_and_tracking_parameters_stay(link: str) -> None:
+    assert find_secrets(link) == []
+
+
+def test_an_omise_secret_key_is_found_and_its_public_key_stays() -> None:
+    secret = "skey_live_" + "8yc5daqo4bdvr4oute3x"
+    public = "pkey_live_" + "5gq1w2e3r4t5y6u7i8o"
+
+    assert [finding.kind for finding in find_secrets(f"omise keys: {secret} and {public}")] == [
+        "omise_secret_key"
+    ]

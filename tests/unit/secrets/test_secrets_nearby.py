@@ -237,6 +237,12 @@ FOUND_IN_MORE_LANGUAGES_AND_FORMS = [
     ("seiful din birou se deschide cu 12-40-07", "12-40-07"),
     ("Код сигналізації на складі 5590, не кажи нікому", "5590"),
     ("ключ у сейфі біля дверей, код 4418", "4418"),
+    # Hebrew glues "the", "and", "to" onto its words; Persian and Cebuano name locks their own way.
+    ("והסיסמה של הראוטר Tamar_Home24, תשמור לי", "Tamar_Home24"),
+    ("הקוד של השער לחניון 7781, תזכיר לי", "7781"),
+    ("رمز کارت بانک مامان ۴۲۱۸ هست، عوضش کنم؟", "۴۲۱۸"),
+    ("ramze wifi e khune: Golnar_1370 , baraye mehmoona", "Golnar_1370"),
+    ("ang code sa pultahan 5-0-9-1 then star", "5-0-9-1"),
 ]
 
 
@@ -275,6 +281,9 @@ LOOKALIKES_THAT_STAY = [
     "รหัสไปรษณีย์ของร้านคือ 10110 ช่วยเขียนที่อยู่ภาษาอังกฤษ",
     "ธนาคารแจ้งว่า รหัส PIN ต้องมี 6 หลัก ห้ามเรียงกัน",
     "codul postal e 010101 pentru clinica, il pun pe factura?",
+    "image: ghcr.io/t/api@sha256:53b4a246624d53b501957f194d4d6ae8e2b45c2197fc1236e2a841b23ed1234b - pin it",
+    "קוד קופון FITSUMMER25 נותן 25% הנחה",
+    "کد رهگیری پرداخت ۴۸۲۹۱۷ رو مامان فرستاد",
 ]
 
 

@@ -15,6 +15,8 @@ from pandora_memory.secrets import find_secrets, redact
         ("ส่งให้น้องที่ร้าน Front@1234 ถูกไหม", "Front@1234"),
         ("nimeweka mpya: Kisumu!Lake2024 usimwambie mtu", "Kisumu!Lake2024"),
         ("Q7m!rX42pZ — asta e noua, unde o salvez", "Q7m!rX42pZ"),
+        ("Mabolo1988! -- that's what i use for everything lol", "Mabolo1988!"),
+        ("sabai2024! ช่วยเขียนป้ายให้หน่อย", "sabai2024!"),
     ],
 )
 def test_a_self_evident_value_is_found_with_no_word_beside_it(text: str, value: str) -> None:
@@ -33,6 +35,8 @@ def test_a_self_evident_value_is_found_with_no_word_beside_it(text: str, value: 
         "the build is 3.11.4+Rc2 and the tag v2.0.0-Beta1",
         "2+2=4 and 10*3=30, so 40*2",
         "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHhOqL8b2lZPuiAYw0JL618MnQ7gARHrpTKzIqOFV+JZ me@laptop",
+        "we hit 5000 users!! and 2024! was wild",
+        "is covid19? still a thing at the clinic",
         "the logo is data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAmSGKilCNPuVenk24CGHe+tVBt==",
     ],
 )
@@ -66,3 +70,22 @@ def test_an_omise_secret_key_is_found_and_its_public_key_stays() -> None:
     assert [finding.kind for finding in find_secrets(f"omise keys: {secret} and {public}")] == [
         "omise_secret_key"
     ]
+
+
+def test_an_authenticator_setup_key_is_found_grouped_or_not() -> None:
+    grouped = "setup key for the authenticator: svbx fa4l kb7x sn6k o2t3 xs6d qpef lpev, 2 phones ok?"
+    plain = "2fa secret from the totp page: JBSWY3DPEHPK3PXPJBSWY3DP"
+
+    assert "svbx fa4l kb7x" not in redact(grouped).text
+    assert "JBSWY3DPEHPK3PXPJBSWY3DP" not in redact(plain).text
+
+
+def test_words_in_groups_of_four_after_2fa_stay() -> None:
+    assert find_secrets("turn on 2fa for your team: they will need this then that with some time") == []
+
+
+def test_an_aws_secret_key_shape_is_found_in_a_message_about_aws() -> None:
+    key = "Q8v6aNC0NI7qFJpj/pkIlMPoM+Ci1VbclldmxpP7"
+
+    assert key not in redact(f"{key} <- second line of the note, the first starts with AKIA").text
+    assert find_secrets(f"the image tag is {key.replace('/', 'x').replace('+', 'y')} for aws") == []

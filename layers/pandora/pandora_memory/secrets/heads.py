@@ -45,7 +45,9 @@ _OTHER_FIRSTS = re.compile(
 UNSPACED_RANGES = "\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff"
 GLUED_SCRIPT = re.compile(f"[{CJK_RANGES}{UNSPACED_RANGES}]")
 _INFLECTED_MIN = 5
-_ARABIC_PREFIXES = frozenset("وفبل")
+# Letters Arabic ("and", "with", "for") and Hebrew ("the", "and", "in", "to", "that", "from", "as")
+# glue onto the next word, two at most ("והסיסמה": and the password).
+_GLUED_PREFIXES = frozenset("وفبل" + "הובלשמכ")
 
 
 class Head(NamedTuple):
@@ -93,8 +95,12 @@ def other_script_bounded(text: str, start: int, end: int, word: str) -> bool:
         return True
     before = text[start - 1] if start > 0 else " "
     after = text[end] if end < len(text) else " "
-    if before in _ARABIC_PREFIXES and (start < 2 or not text[start - 2].isalpha()):
-        before = " "  # "وكلمة السر": Arabic glues "and", "with", "for" onto the word
+    if before in _GLUED_PREFIXES:
+        first = start - 1
+        if first > 0 and text[first - 1] in _GLUED_PREFIXES:
+            first -= 1
+        if first == 0 or not text[first - 1].isalpha():
+            before = " "  # "وكلمة السر", "הסיסמה": a glued "and", "the", "with" is no part of the word
     return not before.isalpha() and (len(word) >= _INFLECTED_MIN or not after.isalpha())
 
 

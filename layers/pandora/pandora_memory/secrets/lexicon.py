@@ -26,7 +26,9 @@ _PASSWORD_HEADS = _words(
     lösen lösn salasanaa salasanan salasanat salis sandi sandinya
     jelszó jelszo jelszót jelszava heslem hesla passwrod paswword passwword الباسورد باسورد passordet
     पासवर्ड κωδικός κωδικό κωδικού κωδ συνθηματικό kodikos kodiko kwdikos kwd
-    parolă parolei parolele parolele parolā รหัสผ่าน พาสเวิร์ด พาสเวิด rahatphan
+    parolă parolei parolele รหัสผ่าน พาสเวิร์ด พาสเวิด rahatphan
+    סיסמה סיסמא ססמה סיסמת סיסמאות סיסמתי رمز رمزم رمزش رمزشو رمزمو گذرواژه پسورد پسوردم پسوردش
+    ramz ramze ramzam ramzesh ramzamo passwordam passwordesh
     """
 ) | {
     "mot de passe",
@@ -40,6 +42,10 @@ _PASSWORD_HEADS = _words(
     "ra-hat phan",
     "rahat phan",
     "ra hat phan",
+    "رمز عبور",
+    "ramze oboor",
+    "ramz e oboor",
+    "קוד סודי",
     # Answers that stand in for a password on account recovery.
     "security answer",
     "secret answer",
@@ -55,7 +61,7 @@ _CODE_HEADS = _words(
     kodları kodlar kodum коды кодом коду
     kode koder koodi koodin koodit mã
     kód kódja kódot kódu kódem kódy كود الكود
-    cod codul codului codu รหัส rahat ra-hat
+    cod codul codului codu รหัส rahat ra-hat קוד הקוד کد کدش
     """
 )
 # Compounds of "code" that say what they open (German, Dutch): found as "code" inside a word, so

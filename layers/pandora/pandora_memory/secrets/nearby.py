@@ -162,6 +162,7 @@ _YEAR_LEADS = frozenset({"in", "since", "from", "until", "of", "year", "en", "de
 _NOT_A_VALUE = re.compile(
     r"[vV]?\d+(?:\.\d+)+|.*\.[A-Za-z]{2,5}|[A-Z][A-Z0-9_]+|[^\W\d_]+(?:[-_.][^\W\d_]+)+"
 )
+_VALUE_FIRST_CUT = re.compile(r"[^\s\"'`<>()\[\]{},;]")
 _VALUE_FIRST = re.compile(
     r"(?P<value>[^\s\"'`<>()\[\]{},;]{4,64})[ \t]+(?:[—–-][ \t]+)?"
     r"(?:(?:questa|questo|esta|este|this|dat|das|dit)[ \t]+)?"
@@ -306,6 +307,9 @@ def _value_before(text: str, trigger: _Trigger) -> Candidate | None:
     before = _VALUE_FIRST.search(text, max(0, trigger.start - BACK_REACH), trigger.start)
     if before is None:
         return None
+    opening = before.start("value")
+    if opening > 0 and _VALUE_FIRST_CUT.match(text, opening - 1):
+        return None  # the reach began inside a longer token (a digest): not a value of its own
     value = before.group("value").rstrip(".:!?")
     if value.startswith("#") and not value.endswith(("#", "*")):
         return None  # "issue #4471 is the flaky login test": a number of something

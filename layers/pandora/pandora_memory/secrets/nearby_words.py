@@ -83,6 +83,8 @@ LOCKS = frozenset(
         *("seif", "seiful", "seifului", "interfon", "interfonul", "alarmă", "alarmei", "lacăt", "lacat"),
         *("сейфі", "сигналізація", "сигналізації", "сигналізацію", "домофону", "ตู้เซฟ", "แม่กุญแจ"),
         *("กุญแจรหัส", "สัญญาณกันขโมย"),
+        # Hebrew, Persian.
+        *("כספת", "אזעקה", "אינטרקום", "מנעול", "לוקר", "گاوصندوق", "دزدگیر", "آیفون", "قفل"),
     }
 )
 CODE_WORDS = (
@@ -162,6 +164,11 @@ OPENS = frozenset(
         # Romanian, Ukrainian.
         *("ușa", "usa", "ușii", "usii", "poarta", "porții", "acces", "cardului", "cardul", "băncii"),
         *("dverey", "дверей", "двері", "дверi", "під'їзду", "хвіртки", "банку", "картки", "сейфі"),
+        # Hebrew, Persian, Tagalog and Cebuano.
+        *("דלת", "שער", "בניין", "לבניין", "חניון", "לחניון", "כרטיס", "אימות", "האימות", "בנק", "לבנק"),
+        *("הבנק", "טלפון", "הטלפון", "אפליקציה", "לאפליקציה", "האפליקציה", "ביט", "בביט"),
+        *("ساختمان", "ساختمون", "ورودی", "درب", "کارت", "بانک", "تایید", "پارکینگ", "آپارتمان"),
+        *("pultahan", "ganghaan", "pinto", "gate", "condo", "unit"),
     }
 )
 # A code word compounded with what it opens ("ovikoodi", "portkoden", "alarmkod", "PIN-koodi"), in the

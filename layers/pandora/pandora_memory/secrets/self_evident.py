@@ -1,13 +1,14 @@
 """Values that say what they are with no word beside them, in any language.
 
 The context rules and the safety net need a credential word to know a value is one, and a language
-they have no words for starts with no protection. Two shapes need none: digits closed by a keypad's
-# or * key ("4719#", "#7070*"; "#8676" alone is an issue or an order as often), and a password built
+they have no words for starts with no protection. Three shapes need none: digits closed by a keypad's
+# or * key ("4719#", "#7070*"; "#8676" alone is an issue or an order as often), a password built
 the way sites ask for one, lower and upper case, a digit and a symbol inside the word
-("LineOA@Sabai67", "Front@1234"). Neither occurs in ordinary text: over every labeled set, tens of
-thousands of lines, both are found only on lines that hold a credential. Generated keys of this shape
-are long base64 (SSH public keys, inline images): the length cap and the neighbours a base64 run
-has (+, /, =) leave them to the rules that know them.
+("LineOA@Sabai67", "Front@1234"), and a word closed by two or more digits and a symbol
+("Mabolo1988!"). None occurs in ordinary text: over every labeled set, tens of thousands of lines,
+they are found only on lines that hold a credential. Generated keys of the second shape are long
+base64 (SSH public keys, inline images): the length cap and the neighbours a base64 run has (+, /, =)
+leave them to the rules that know them.
 """
 
 import re
@@ -28,6 +29,12 @@ _BUILT_PASSWORD = re.compile(
     rf"[A-Za-z0-9]+[{_SYMBOLS}]+[A-Za-z0-9]{_PASSWORD_CHARACTERS}*"
     rf"(?![\w$@#%^&*!/\\=+\-]|\.\w)"
 )
+# A word, two or more digits and a closing symbol, the commonest way a site's rules are met
+# ("Mabolo1988!", "sabai2024!"); "?" closes questions as often.
+_CLOSED_PASSWORD = re.compile(
+    r"(?<![\w$@#%^&*!/\\.:=+\-])[A-Za-z]{3,}\d{2,}[!@#$%^*~]+(?![\w$@#%^&*!/\\=+\-]|\.\w)"
+)
+_DIGIT_THEN_SYMBOL = re.compile(r"\d[!@#$%^*~]")
 BUILT_PASSWORD_LENGTH = range(8, 41)
 # The cheap test first: almost no message has a symbol between two letters or digits.
 _INNER_SYMBOL = re.compile(rf"[A-Za-z0-9][{_SYMBOLS}]+[A-Za-z0-9]")
@@ -37,9 +44,14 @@ def self_evident_candidates(text: str) -> Iterator[Candidate]:
     if "#" in text or "*" in text:
         for match in KEYED_CODE.finditer(text):
             yield Candidate("pin", match.start(), match.end(), RULE, PRIORITY)
-    if _INNER_SYMBOL.search(text) is None:
-        return
-    for match in _BUILT_PASSWORD.finditer(text):
+    if _INNER_SYMBOL.search(text) is not None:
+        yield from _passwords(_BUILT_PASSWORD, text)
+    if _DIGIT_THEN_SYMBOL.search(text) is not None:
+        yield from _passwords(_CLOSED_PASSWORD, text)
+
+
+def _passwords(pattern: re.Pattern[str], text: str) -> Iterator[Candidate]:
+    for match in pattern.finditer(text):
         value = match.group()
         if len(value) in BUILT_PASSWORD_LENGTH and not is_dismissed(value):
             yield Candidate("password", match.start(), match.end(), RULE, PRIORITY)

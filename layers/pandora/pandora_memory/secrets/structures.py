@@ -212,6 +212,34 @@ def plus_login(text: str) -> Iterator[Candidate]:
             yield Candidate("password", *match.span("secret"), "plus-login", PRIORITY)
 
 
+# An AWS secret key's shape (forty base64 characters with a / or +) in a message about AWS, wherever it
+# stands: "Q8v6aNC0NI7qFJpj/pkIlMPoM+Ci1VbclldmxpP7 <- in khat e dovom e note, avali AKIA shoroo mishe".
+_AWS_SECRET_SHAPE = re.compile(r"(?<![A-Za-z0-9/+])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])")
+
+
+def aws_secret_shapes(text: str) -> Iterator[Candidate]:
+    for match in _AWS_SECRET_SHAPE.finditer(text):
+        value = match.group()
+        mixed = value.lower() != value != value.upper()
+        if ("/" in value or "+" in value) and has_digit(value) and mixed and not is_dismissed(value):
+            yield Candidate("aws_secret_key", *match.span(), "aws-secret-key-shape", PRIORITY)
+
+
+# An authenticator's setup key as apps show it: base32 in groups of four ("svbx fa4l kb7x sn6k o2t3"),
+# or in one run, after a word that names where it goes.
+_SETUP_KEY = re.compile(
+    r"(?i:authenticator|setup key|totp|2fa|mfa|otp|two-factor)[^\n]{0,60}?"
+    r"(?P<secret>(?<![A-Za-z0-9])(?:[A-Za-z2-7]{4}[ -]){3,15}[A-Za-z2-7]{2,4}(?![A-Za-z0-9]))"
+)
+
+
+def authenticator_keys(text: str) -> Iterator[Candidate]:
+    for match in _SETUP_KEY.finditer(text):
+        value = match.group("secret")
+        if sum(ch in "234567" for ch in value) >= 2 and not is_plain_language(value):
+            yield Candidate("totp_secret", *match.span("secret"), "authenticator-setup-key", PRIORITY)
+
+
 def licence_keys(text: str) -> Iterator[Candidate]:
     for match in _LICENCE_KEY.finditer(text):
         value = match.group("secret")
@@ -504,6 +532,10 @@ STRUCTURE_RULES: tuple[StructureRule, ...] = (
     StructureRule(("+login",), plus_login),
     StructureRule(("-",), grouped_keys),
     StructureRule(("licen", "product key", "activation", "serial", "cd key"), licence_keys),
+    StructureRule(("aws", "akia"), aws_secret_shapes),
+    StructureRule(
+        ("authenticator", "setup key", "totp", "2fa", "mfa", "otp", "two-factor"), authenticator_keys
+    ),
     StructureRule(("bearer", "basic", "authorization"), authorization_headers),
     StructureRule((" -u", "--user", " -a", "--auth"), command_line_user_password),
     StructureRule(("--", " -p", " -a ", "-token", "-secret", "-key", "-cred", "-api"), command_line_flags),

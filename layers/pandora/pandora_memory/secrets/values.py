@@ -53,6 +53,7 @@ _PATH_PREFIX = re.compile(r"^(?:~?/|\.{1,2}/|[A-Za-z]:\\|\\\\)")
 _FILE_SUFFIX = re.compile(r"(?:^|[/\\])[\w.\-]+\.[A-Za-z][A-Za-z0-9]{0,5}$")
 _WORD_PART = re.compile(r"^[A-Za-z][a-z]*$|^\d+$")
 _LOWER_WORD = re.compile(r"[a-z][a-z'\-]*")
+_UNSPACED_SCRIPT_WORDS = re.compile("[\u0e00-\u0e4f\u0e5a-\u0eff\u1000-\u103f\u104a-\u109f\u1780-\u17df]+")
 # A mask repeats one character ("ghp_xxxxxxxx", "****abcd"); a random key may hold "xXX*" by chance.
 _MASK_RUN = re.compile(r"x{4,}|X{4,}|\*{4,}|•{4,}|●{4,}|#{4,}")
 _ZERO_RUN = "0" * 8
@@ -186,6 +187,8 @@ def is_plain_language(value: str) -> bool:
         return True
     if lowered in VAULT_WORDS or lowered in HEAD_FAMILIES:
         return True
+    if _UNSPACED_SCRIPT_WORDS.fullmatch(value):
+        return True  # Thai words run together with no space: the rest of the sentence, not a value
     if not _LOWER_WORD.fullmatch(lowered):
         return False
     return lowered.endswith(("ed", "ing", "ly", "able", "ible", "tion", "ment", "ness"))

@@ -775,6 +775,10 @@ GATED_IN_OWN_WORDS = [
     "the tax office flagged my march return, they want receipts in 21 days",
     "two klarna things outstanding, about 180 total, next one due friday",
     "gran fell in the kitchen and broke her hip, partial replacement on monday",
+    "i still have to tell priya about the loan, been putting it off",
+    "owe tomasz an apology for friday, need to sort it this week",
+    "the neurologist said it might be early parkinson's, follow-up scan booked for june",
+    "we've been trying for a baby for a year and it's not happening",
 ]
 
 

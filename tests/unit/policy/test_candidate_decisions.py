@@ -116,6 +116,10 @@ def test_fiction_facts_are_au_canon_in_the_au_namespace(message: str) -> None:
         "If I charged $45 for the workshop instead, would people still come, do you think?",
         "Pick up the story where we left it, please.",
         "does this opening hook?\n> The bell rang twice before anyone in Hollin saw the river stop.",
+        "i'm gonna quit the band. nah forget that, just a bad day",
+        "on the train now, will continue later",
+        "whit's the best way tae word a complaint",
+        "I am only thinking aloud, what if the tavern burned down?",
     ],
 )
 def test_questions_ideas_requests_retractions_and_chatter_are_not_candidates(message: str) -> None:

@@ -57,6 +57,7 @@ def test_own_context_retrieves(message: str, namespace: str) -> None:
         "who painted starry night",
         "what's the capital of canada",
         "thanks, that's great",
+        "so tired, 5 meetings back to back today",
         "lol",
         "good night!",
         "",
@@ -668,6 +669,9 @@ def test_relayed_idle_and_is_that_a_thing_questions_skip(message: str) -> None:
         "if i print 60 posters at 4.50 each and sell them at 12 whats the profit",
         "a jar costs me $3.10 to fill and goes for $11, what's the margin",
         "if i post 2 chapters a week at 4800 words each, how many words total over 12 weeks",
+        "3.5M x 3% commission minus 16% vat, how much is that",
+        "if the odds are +200 and i bet 50 whats the payout",
+        "if a lambda runs 300ms at 512mb, how many GB-seconds is that for 5M calls",
     ],
 )
 def test_a_word_problem_over_the_users_own_figures_is_arithmetic(message: str) -> None:

@@ -182,9 +182,21 @@ LEAN_ON_THE_USERS_RECORD = [
     "is it the same bug or a new one",
     "gaan aan",
     "how do i follow up with Annelie about the trip we keep postponing",
+    "dad had another fall like the one in march",
+    "write a note to ilse for the referral, you know the context",
+    "the boiler service, is that due this month",
+    "what deadlines do i have next week",
 ]
 
 
 @pytest.mark.parametrize("message", LEAN_ON_THE_USERS_RECORD)
 def test_messages_that_lean_on_the_users_record_retrieve(message: str) -> None:
     assert _decide(message)[0]
+
+
+def test_asking_whether_the_fix_is_live_during_the_fix_retrieves() -> None:
+    task = "fixing the login redirect on the booking site"
+
+    assert should_auto_retrieve_memory(
+        "is the fix live", namespace="real_life", current_task=task
+    ).should_retrieve

@@ -145,6 +145,8 @@ class PeopleRules:
     lowercase_companion: re.Pattern[str]  # "matilde랑": a name only where the cue is about people
     lowercase_name: re.Pattern[str]
     not_lowercase_names: frozenset[str]
+    contacted_name: re.Pattern[str]
+    not_contacted_names: frozenset[str]
     subject_weight: float
     subject_reach: int
 
@@ -242,6 +244,8 @@ class CandidateRules:
     bare_amount: re.Pattern[str]
     veto_confidence: float
     uncertainty_penalty: float
+    hedges_of_the_user_only: frozenset[str]
+    first_person: frozenset[str]
     accepted_assistant_factor: float
     acceptance_bonus: float
     assistant_support_factor: float
@@ -280,6 +284,14 @@ def lowercase_name_pattern(verbs: Iterable[str]) -> re.Pattern[str]:
     return re.compile(
         r"(?:^|[.!?] )([a-z][a-z'\-]{2,}) (?:(?:still|just|finally|also|already|never|really) )?"
         rf"(?:{_alternation(verbs)})\b"
+    )
+
+
+def contacted_name_pattern(verbs: Iterable[str], then: Iterable[str]) -> re.Pattern[str]:
+    """A verb of contact, a lower-case word (group 1), then a word that goes on from a person or the
+    clause's end ("owe noor an answer", "chase ruairi for", "ring dougie.")."""
+    return re.compile(
+        rf"\b(?:{_alternation(verbs)}) ([a-z][a-z'\-]{{2,14}}?)(?:'s)?(?: (?:{_alternation(then)})\b|[.,!]?$)"
     )
 
 
@@ -347,6 +359,8 @@ def _people_rules(table: Mapping[str, Any]) -> PeopleRules:
         ),
         lowercase_name=lowercase_name_pattern(table["lowercase_name_verbs"]),
         not_lowercase_names=frozenset(table["not_lowercase_names"]),
+        contacted_name=contacted_name_pattern(table["contact_verbs"], table["contacted_then"]),
+        not_contacted_names=frozenset(table["not_contacted_names"]),
         subject_weight=float(table["subject_weight"]),
         subject_reach=int(table["subject_reach"]),
     )
@@ -576,6 +590,8 @@ def candidate_rules() -> CandidateRules:
         bare_amount=re.compile(table["bare_amount"]),
         veto_confidence=float(table["veto_confidence"]),
         uncertainty_penalty=float(table["uncertainty_penalty"]),
+        hedges_of_the_user_only=frozenset(table["hedges_of_the_user_only"]),
+        first_person=frozenset(table["first_person"]),
         accepted_assistant_factor=float(table["accepted_assistant_factor"]),
         acceptance_bonus=float(table["acceptance_bonus"]),
         assistant_support_factor=float(table["assistant_support_factor"]),

@@ -5,7 +5,7 @@ requests, statements the user takes back ("scratch that") and turns the user dis
 brainstorming", "don't save it") carry none. The assistant's reply only counts when the user accepted it.
 """
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from pandora_memory.policy.candidate_rules import (
@@ -87,6 +87,23 @@ def _after_retraction(clauses: Sequence[Clause], rules: CandidateRules) -> tuple
     return list(clauses), False
 
 
+def _users_hedges(clauses: Sequence[Clause], rules: CandidateRules) -> Iterator[Hit]:
+    """Uncertainty cues that are the user's own indecision (see hedges_of_the_user_only)."""
+    for clause in clauses:
+        for hit in clause.hits:
+            if hit.cue.family != UNCERTAINTY:
+                continue
+            if hit.cue.text in rules.hedges_of_the_user_only and hit.token_start > 1:
+                tokens = clause.tokens
+                beside = (
+                    *tokens[hit.token_start - 2 : hit.token_start],
+                    *tokens[hit.token_end : hit.token_end + 1],
+                )
+                if rules.first_person.isdisjoint(beside):
+                    continue
+            yield hit
+
+
 def _retracts_alone(clause: Clause, rules: CandidateRules) -> bool:
     """ "..., ignore", "jk", "lol. not really": a clause that ends on a retraction or is nothing else."""
     tokens = clause.tokens
@@ -130,12 +147,7 @@ def assess_user(
         rule = RULE_SKIPPED_MOOD.get(clause.mood)
         if rule and rule not in applied:
             applied.append(rule)
-    if kept is clauses:  # nothing taken back: `hits` already holds them, in the same order
-        uncertain = distinct_cues(hits.get(UNCERTAINTY, ()))
-    else:
-        uncertain = distinct_cues(
-            hit for clause in kept for hit in clause.hits if hit.cue.family == UNCERTAINTY
-        )
+    uncertain = distinct_cues(_users_hedges(kept, rules)) if UNCERTAINTY in hits else []
     if uncertain:
         applied.append(RULE_UNCERTAIN)
         cues.extend(uncertain)

@@ -7,7 +7,14 @@ Names are never listed: a capitalised word counts as a person only where people 
 import re
 from collections.abc import Mapping, Sequence
 
-from pandora_memory.policy.candidate_rules import COMPANION, KIN, PRONOUN, REPORTING_ENDINGS, CandidateRules
+from pandora_memory.policy.candidate_rules import (
+    COMPANION,
+    KIN,
+    PRONOUN,
+    REPORTING_ENDINGS,
+    CandidateRules,
+    PeopleRules,
+)
 from pandora_memory.policy.lexicon import Hit
 
 NAMED_PERSON = "named person"
@@ -16,6 +23,9 @@ THIRD_PERSON = "he/she"
 COMPANION_PHRASE = "someone and I"
 PERSON_SUBJECT = "person subject"
 _CONTEXT = 24
+# Words with these endings name things and doings, not people ("send the drafts", "chase bookings").
+_THING_ENDINGS = ("ing", "ed", "ly", "tion", "ness", "ment")
+_NAME_ENDINGS_IN_S = ("us", "is", "ss")
 _PUNCTUATION_AS_SPACE = str.maketrans(",.;:!?()", "        ")
 # A statement opening on a name and who they are, in brackets: "jess (my associate) is going part time",
 # "selin (baran's wife) does our stories".
@@ -57,11 +67,21 @@ def _has_korean_name(text: str, rules: CandidateRules) -> bool:
 
 
 def _has_lowercase_name(text: str, rules: CandidateRules) -> bool:
-    """Names typed in lower case ("felix apologised", "aurelio still owes me"), found by a verb only
-    people do right after the sentence's first word."""
+    """Names typed in lower case: by a verb only people do right after the sentence's first word
+    ("felix apologised", "aurelio still owes me"), or as whom the user contacts ("i owe noor an answer")."""
     people = rules.people
     found = people.lowercase_name.finditer(text)
-    return any(match.group(1) not in people.not_lowercase_names for match in found)
+    if any(match.group(1) not in people.not_lowercase_names for match in found):
+        return True
+    return any(
+        _names_someone_contacted(match.group(1), people) for match in people.contacted_name.finditer(text)
+    )
+
+
+def _names_someone_contacted(word: str, people: PeopleRules) -> bool:
+    if word in people.not_contacted_names or word.endswith(_THING_ENDINGS):
+        return False
+    return not (word.endswith("s") and not word.endswith(_NAME_ENDINGS_IN_S))
 
 
 def _has_named_person(text: str, rules: CandidateRules, *, pronoun: bool) -> bool:

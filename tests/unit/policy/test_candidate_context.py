@@ -229,6 +229,14 @@ def test_a_fiction_only_cue_does_not_stop_a_real_life_yes_from_accepting() -> No
     assert "candidate.assistant.accepted" in decision.rules
 
 
+def test_a_yes_that_only_says_it_is_decided_takes_its_type_from_the_proposal() -> None:
+    reply = "Suggestion: you and your sister alternate Sundays visiting your mum at the care home."
+    decision = should_auto_create_memory_candidate("yes lock it in", reply, namespace="real_life")
+
+    assert decision.memory_type is MemoryType.RELATIONSHIP_LOOP, decision.reason
+    assert "candidate.assistant.accepted" in decision.rules
+
+
 def test_an_idiom_of_pain_is_no_decision_to_kill_something() -> None:
     assert not _decide("this deadline is killing me").should_create_candidate
     assert _decide("we're killing the legacy csv importer").memory_type is MemoryType.PROJECT_DECISION

@@ -176,7 +176,12 @@ def _gather(
     allowed = (sum(cues.values()) for kind, cues in types.cue_weights.items() if kind is not barred)
     own = max(allowed, default=0.0) + commitment
     has_signal = own > 0.0
-    accepting = verdict.accepts_proposal and own < rules.threshold
+    # A yes whose own words only say a decision was made ("lock it in", "that's the plan") still accepts
+    # the proposal: what was decided is in the reply.
+    decided_only = {kind for kind, cues in types.cue_weights.items() if kind is not barred and cues} == {
+        MemoryType.PROJECT_DECISION
+    }
+    accepting = verdict.accepts_proposal and (own < rules.threshold or decided_only)
     if not assistant_text:
         return gathered
     if not (accepting or has_signal):

@@ -230,7 +230,9 @@ def test_a_fiction_only_cue_does_not_stop_a_real_life_yes_from_accepting() -> No
 
 
 def test_a_yes_that_only_says_it_is_decided_takes_its_type_from_the_proposal() -> None:
-    reply = "Suggestion: you and your sister alternate Sundays visiting your mum at the care home."
+    reply = (
+        "Suggestion: you and your sister alternate Sundays visiting your mum, and you text her on Wednesdays."
+    )
     decision = should_auto_create_memory_candidate("yes lock it in", reply, namespace="real_life")
 
     assert decision.memory_type is MemoryType.RELATIONSHIP_LOOP, decision.reason

@@ -243,6 +243,10 @@ FOUND_IN_MORE_LANGUAGES_AND_FORMS = [
     ("رمز کارت بانک مامان ۴۲۱۸ هست، عوضش کنم؟", "۴۲۱۸"),
     ("ramze wifi e khune: Golnar_1370 , baraye mehmoona", "Golnar_1370"),
     ("ang code sa pultahan 5-0-9-1 then star", "5-0-9-1"),
+    ("wifi pass ya ofisi ni Kazi_Poa_2211 usimwambie mtu", "Kazi_Poa_2211"),
+    ("allarme del magazzino: si disinserisce con 4471 entro 30 sec", "4471"),
+    ("caixa das chaves no prédio, código 2290, para os hóspedes", "2290"),
+    ("la pass é Ribeira_77 per il wifi dello studio", "Ribeira_77"),
 ]
 
 
@@ -284,6 +288,8 @@ LOOKALIKES_THAT_STAY = [
     "image: ghcr.io/t/api@sha256:53b4a246624d53b501957f194d4d6ae8e2b45c2197fc1236e2a841b23ed1234b - pin it",
     "קוד קופון FITSUMMER25 נותן 25% הנחה",
     "کد رهگیری پرداخت ۴۸۲۹۱۷ رو مامان فرستاد",
+    "a casa da mãe é 1100-148 Lisboa, escreve o endereço",
+    "kra pin ya supplier ni P051234567X, ni sahihi format?",
 ]
 
 

@@ -17,6 +17,9 @@ from pandora_memory.secrets import find_secrets, redact
         ("Q7m!rX42pZ — asta e noua, unde o salvez", "Q7m!rX42pZ"),
         ("Mabolo1988! -- that's what i use for everything lol", "Mabolo1988!"),
         ("sabai2024! ช่วยเขียนป้ายให้หน่อย", "sabai2024!"),
+        ("yard gate: *2580 then the green button", "*2580"),
+        ("mlango unafunguliwa na 1-9-8-5-#, usisahau", "1-9-8-5-#"),
+        ("car gate ni 1357*. landlord amesema", "1357*"),
     ],
 )
 def test_a_self_evident_value_is_found_with_no_word_beside_it(text: str, value: str) -> None:
@@ -36,6 +39,9 @@ def test_a_self_evident_value_is_found_with_no_word_beside_it(text: str, value: 
         "2+2=4 and 10*3=30, so 40*2",
         "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHhOqL8b2lZPuiAYw0JL618MnQ7gARHrpTKzIqOFV+JZ me@laptop",
         "we hit 5000 users!! and 2024! was wild",
+        "whats 1140 * 0.08",
+        "quick: 0.0000166667 * 1.6 million, i always mess up the zeros",
+        "IFC GlobalId del muro Ck2Sq0VoS$0EVkL2PnthGe non combacia tra i due modelli",
         "is covid19? still a thing at the clinic",
         "the logo is data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAmSGKilCNPuVenk24CGHe+tVBt==",
     ],

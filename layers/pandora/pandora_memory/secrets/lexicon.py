@@ -28,7 +28,7 @@ _PASSWORD_HEADS = _words(
     पासवर्ड κωδικός κωδικό κωδικού κωδ συνθηματικό kodikos kodiko kwdikos kwd
     parolă parolei parolele รหัสผ่าน พาสเวิร์ด พาสเวิด rahatphan
     סיסמה סיסמא ססמה סיסמת סיסמאות סיסמתי رمز رمزم رمزش رمزشو رمزمو گذرواژه پسورد پسوردم پسوردش
-    ramz ramze ramzam ramzesh ramzamo passwordam passwordesh
+    ramz ramze ramzam ramzesh ramzamo passwordam passwordesh nenosiri
     """
 ) | {
     "mot de passe",
@@ -45,6 +45,7 @@ _PASSWORD_HEADS = _words(
     "رمز عبور",
     "ramze oboor",
     "ramz e oboor",
+    "neno la siri",
     "קוד סודי",
     # Answers that stand in for a password on account recovery.
     "security answer",
@@ -61,7 +62,7 @@ _CODE_HEADS = _words(
     kodları kodlar kodum коды кодом коду
     kode koder koodi koodin koodit mã
     kód kódja kódot kódu kódem kódy كود الكود
-    cod codul codului codu รหัส rahat ra-hat קוד הקוד کد کدش
+    cod codul codului codu รหัส rahat ra-hat קוד הקוד کد کدش cód
     """
 )
 # Compounds of "code" that say what they open (German, Dutch): found as "code" inside a word, so

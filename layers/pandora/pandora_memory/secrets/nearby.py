@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 from pandora_memory.secrets.code_lists import first_code_run
 from pandora_memory.secrets.findings import Candidate
-from pandora_memory.secrets.heads import other_script_bounded
+from pandora_memory.secrets.heads import GLUED_SCRIPT, other_script_bounded
 from pandora_memory.secrets.lexicon import PLAIN_CODE_QUALIFIERS
 from pandora_memory.secrets.nearby_words import (
     A_LOCK,
@@ -28,6 +28,7 @@ from pandora_memory.secrets.nearby_words import (
     COMPOUND_CODE,
     LOCKS,
     LOGIN_WORDS,
+    NAMES_PIN_AS_AN_ID,
     NO_USER_NAME_HAS,
     NOT_LOCK_PREFIXES,
     OPENED_WITH,
@@ -36,6 +37,7 @@ from pandora_memory.secrets.nearby_words import (
     OPENS_WITH,
     OPENS_WITH_NEEDLES,
     PASSWORD_WORDS,
+    PIN_AS_AN_ID,
     PLAIN_AFTER,
     SHAPED_ONLY_WORDS,
     SHORT_REACH_WORDS,
@@ -96,8 +98,9 @@ def _triggers(text: str, lowered: str) -> Iterator[_Trigger]:
         glued = _GLUED_SUFFIX.match(lowered, end)
         if glued is not None and not lowered[glued.end() : glued.end() + 1].isalnum():
             end = glued.end()
-        after = lowered[end] if end < len(lowered) and word[-1].isascii() else " "
-        # Korean and Japanese glue particles onto a Latin word ("PIN은"): only Latin letters end it.
+        after = lowered[end] if end < len(lowered) else " "
+        if not word[-1].isascii() and GLUED_SCRIPT.match(after):
+            after = " "  # "mã은": a Korean or Japanese particle glued on ends the word; "mãe" does not
         if before.isalnum() or before in _GLUE or after.isalnum() or after in _GLUE:
             continue
         yield _Trigger(start, end, word, word in _PASSWORD_SET)
@@ -154,7 +157,7 @@ _SERIAL = re.compile(r"serial|seriale|série|serie|model|modell|modello|modelo",
 _GROUP_BREAK = re.compile(r"[ \-]+")
 _COPULAS = frozenset(
     {"is", "was", "c'est", "c’est", "est", ":", "=", "->", "→", "είναι", "ist", "es", "è", "é", "är", "er"}
-    | {"on", "là", "adalah", "jest", "je", "это", "—"}
+    | {"on", "là", "adalah", "jest", "je", "это", "—", "ni"}
 )
 _YEAR_LEADS = frozenset({"in", "since", "from", "until", "of", "year", "en", "depuis", "année", "au", "de"})
 # Versions, domains and file names; names of variables and placeholders ("MOT_DE_PASSE"); words joined
@@ -171,6 +174,11 @@ _VALUE_FIRST = re.compile(
     r"(?:[\w'-]+[ \t]+){0,5}$",
     re.IGNORECASE,
 )
+
+
+def _word_before(lowered: str, start: int) -> str:
+    words = _WORD.findall(lowered, max(0, start - 16), start)
+    return words[-1] if words else ""
 
 
 def _sentence(text: str, start: int, end: int) -> str:
@@ -293,7 +301,7 @@ def _reach_end(text: str, start: int) -> int:
 
 
 # What stands between a short-reach word and its value: a few words of the clause, then "is" or ":".
-_STATED_LATER = re.compile(r"[^.!?\n,;:=]{0,40}?(?:[ \t](?:is|was)[ \t]+|[ \t]*[:=][ \t]*)")
+_STATED_LATER = re.compile(r"[^.!?\n,;:=]{0,40}?(?:[ \t](?:is|was|ni|é|è)[ \t]+|[ \t]*[:=][ \t]*)")
 
 
 def _next_token_end(text: str, start: int) -> int:
@@ -330,6 +338,8 @@ def nearby_candidates(text: str, lowered: str) -> Iterator[Candidate]:
             continue  # a code typed on a keypad ("8426#") is found whatever it opens: self_evident.py
         if _SERIAL.search(text, max(0, trigger.start - 30), trigger.start):
             continue
+        if trigger.word in PIN_AS_AN_ID and _word_before(lowered, trigger.start) in NAMES_PIN_AS_AN_ID:
+            continue  # "kra pin ya supplier ni P051234567X": Kenya's tax number is called a PIN
         after = trigger.end
         reach = _reach_end(text, after)
         if trigger.word in SHORT_REACH_WORDS:

@@ -34,6 +34,9 @@ SHAPED_ONLY_WORDS = frozenset({"pass", "rcon"})
 # ("my laptop login is 3iLF4ui#@51#").
 LOGIN_WORDS = ("login", "logon")
 NO_USER_NAME_HAS = frozenset("#!$%^&*?~+")
+# A PIN that is an identifier, named by the word before it: Kenya's tax number is a "KRA PIN".
+PIN_AS_AN_ID = frozenset({"pin"})
+NAMES_PIN_AS_AN_ID = frozenset({"kra", "tax"})
 # Words that open something by themselves: no other word of the sentence needs to say what.
 LOCKS = frozenset(
     {
@@ -83,6 +86,9 @@ LOCKS = frozenset(
         *("seif", "seiful", "seifului", "interfon", "interfonul", "alarmă", "alarmei", "lacăt", "lacat"),
         *("сейфі", "сигналізація", "сигналізації", "сигналізацію", "домофону", "ตู้เซฟ", "แม่กุญแจ"),
         *("กุญแจรหัส", "สัญญาณกันขโมย"),
+        *("allarme", "caixa das chaves", "caixa de chaves", "cofre-forte", "o-key"),
+        # Swahili: a padlock, a PIN ("namba ya siri").
+        *("kufuli", "namba ya siri", "nambari ya siri"),
         # Hebrew, Persian.
         *("כספת", "אזעקה", "אינטרקום", "מנעול", "לוקר", "گاوصندوق", "دزدگیر", "آیفون", "قفل"),
     }
@@ -169,6 +175,8 @@ OPENS = frozenset(
         *("הבנק", "טלפון", "הטלפון", "אפליקציה", "לאפליקציה", "האפליקציה", "ביט", "בביט"),
         *("ساختمان", "ساختمون", "ورودی", "درب", "کارت", "بانک", "تایید", "پارکینگ", "آپارتمان"),
         *("pultahan", "ganghaan", "pinto", "gate", "condo", "unit"),
+        *("mlango", "geti", "stoo", "ofisi", "benki", "kadi"),
+        *("sblocco", "chaves", "multicanal", "multibanco", "citofono", "cancello", "portão"),
     }
 )
 # A code word compounded with what it opens ("ovikoodi", "portkoden", "alarmkod", "PIN-koodi"), in the
@@ -186,12 +194,16 @@ NOT_LOCK_PREFIXES = frozenset(
 # "opens with 5510", "öppnas med 5510", "gaat open met 1953*": how a lock is opened, whatever opens.
 OPENS_WITH = re.compile(
     r"\b(?:opens? with|öppnas med|öppnar med|gaat open met|se abre con|s'ouvre avec|öffnet mit|geht auf mit|"
-    r"si apre con|abre com|aukeaa|avautuu|se deschide cu|відкривається)\b"
+    r"si apre con|abre com|aukeaa|avautuu|se deschide cu|si disinserisce con|si disattiva con|відкривається|"
+    r"unafunguliwa na|inafunguliwa na)\b"
 )
 
 
 OPENS_WITH_NEEDLES = (
     *("open", "öppna", "ouvre", "abre", "öffnet", "geht auf", "apre", "aukeaa", "avautuu", "deschide"),
     "відкрива",
+    "funguliwa",
+    "disinserisce",
+    "disattiva",
 )
 A_LOCK = "keypad"  # how a compound code word is read: a word that opens by itself

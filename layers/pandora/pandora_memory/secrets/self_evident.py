@@ -19,7 +19,8 @@ from pandora_memory.secrets.values import is_dismissed
 
 PRIORITY = 4
 RULE = "self-evident-value"
-KEYED_CODE = re.compile(r"(?<![\w#*])#?\d{4,10}[#*](?![\w#*])")
+# Closed by # or * ("4719#", "#7070*", "1-9-8-5-#"), or opened by * ("*2580 then the green button").
+KEYED_CODE = re.compile(r"(?<![\w#*.])(?:#?\d(?:[- ]?\d){3,9}-?[#*]|\*\d{4,10})(?![\w#*]|\.\d)")
 _SYMBOLS = "!@#$%^*?~"
 _PASSWORD_CHARACTERS = rf"[A-Za-z0-9{_SYMBOLS}]"
 # Not after a sigil or inside a path, a key=value or a base64 run; not an e-mail address (a dot after).
@@ -35,6 +36,11 @@ _CLOSED_PASSWORD = re.compile(
     r"(?<![\w$@#%^&*!/\\.:=+\-])[A-Za-z]{3,}\d{2,}[!@#$%^*~]+(?![\w$@#%^&*!/\\=+\-]|\.\w)"
 )
 _DIGIT_THEN_SYMBOL = re.compile(r"\d[!@#$%^*~]")
+# An identifier named right before the value: an IFC GlobalId ("Ck2Sq0VoS$0EVkL2PnthGe") is random
+# and uses $ as a digit.
+_NAMED_AN_ID = re.compile(
+    r"(?i:\b(?:id|guid|globalid|uuid|ulid|hash|sha|commit|ref|reference|sku))(?:\W{1,3}\w+){0,2}\W{0,3}$"
+)
 BUILT_PASSWORD_LENGTH = range(8, 41)
 # The cheap test first: almost no message has a symbol between two letters or digits.
 _INNER_SYMBOL = re.compile(rf"[A-Za-z0-9][{_SYMBOLS}]+[A-Za-z0-9]")
@@ -53,5 +59,7 @@ def self_evident_candidates(text: str) -> Iterator[Candidate]:
 def _passwords(pattern: re.Pattern[str], text: str) -> Iterator[Candidate]:
     for match in pattern.finditer(text):
         value = match.group()
-        if len(value) in BUILT_PASSWORD_LENGTH and not is_dismissed(value):
+        if len(value) not in BUILT_PASSWORD_LENGTH or is_dismissed(value):
+            continue
+        if _NAMED_AN_ID.search(text, max(0, match.start() - 32), match.start()) is None:
             yield Candidate("password", match.start(), match.end(), RULE, PRIORITY)

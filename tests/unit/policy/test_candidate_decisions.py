@@ -479,7 +479,6 @@ def test_korean_with_names_a_person_only_when_something_is_done_together() -> No
             "the app can't send receipts because the domain is unverified, waiting on the registrar",
             MemoryType.BLOCKER,
         ),
-        ("waiting for the final floor plan before I start the lighting quote", MemoryType.BLOCKER),
     ],
 )
 def test_waiting_is_an_open_loop_unless_something_waits_on_it(message: str, expected: MemoryType) -> None:

@@ -43,7 +43,7 @@ def _about_relationships(
     ("Hana still hasn't forgiven me... I need to call her" is an open loop about a relationship)."""
     if choice.namespace is not Namespace.REAL_LIFE:
         return False
-    if reading.memory_type in rules.review_types:
+    if reading.evidence_type in rules.review_types:
         return True
     return bool(reading.people) and any(user_hits.get(type_family(t)) for t in rules.review_types)
 
@@ -112,7 +112,7 @@ def should_auto_create_memory_candidate(
         sensitive_hits,
         choice.namespace,
         reading.people,
-        reading.memory_type,
+        reading.evidence_type,
         bool(secret_kinds),
         rules,
     )

@@ -20,6 +20,7 @@ from pandora_memory.policy.candidate_rules import (
     CandidateRules,
 )
 from pandora_memory.policy.clauses import Clause, Mood, hits_by_family, read_text
+from pandora_memory.policy.learned_types import choose, type_words
 from pandora_memory.policy.lexicon import Hit
 from pandora_memory.policy.memory_types import RULE_ID_BY_TYPE, TypeEvidence
 from pandora_memory.policy.models import MemoryType
@@ -33,6 +34,7 @@ RULE_ASSISTANT_IGNORED = "candidate.assistant.ignored"
 RULE_FALLBACK_TYPE = "candidate.type.fallback"
 RULE_CHOSEN = "candidate.assistant.chosen"
 RULE_THANKED = "candidate.assistant.thanked"
+RULE_LEARNED_TYPE = "candidate.type.learned"
 _PRIVATE = SENSITIVITY_FAMILIES["private"]
 
 
@@ -41,6 +43,9 @@ class Reading:
     """What the classifier concluded about the (redacted) turn, before status and review."""
 
     memory_type: MemoryType = MemoryType.NONE
+    # The type the rules' evidence points at; memory_type may differ where learned words chose between
+    # types with evidence. Review and sensitivity follow the evidence, the label the choice.
+    evidence_type: MemoryType = MemoryType.NONE
     is_candidate: bool = False
     confidence: float = 0.0
     from_assistant: bool = False
@@ -121,7 +126,8 @@ def read_turn(
     about = reading.about_clauses
     person_hits = hits_by_family(about) if reading.reply_counts else user_hits
     reading.people = person_cues(" ".join(c.text for c in about), person_hits, rules)
-    _conclude(reading, verdict, gathered, user_hits, namespace, rules)
+    words = " ".join(clause.text for clause in user) + (f" {assistant_text}" if assistant_text else "")
+    _conclude(reading, verdict, gathered, user_hits, namespace, rules, words)
     return reading
 
 
@@ -229,6 +235,21 @@ def _gather(
     return gathered
 
 
+def _learned_choice(
+    ranked: Sequence[tuple[MemoryType, float]], words: str, namespace: Namespace, rules: CandidateRules
+) -> MemoryType | None:
+    # Fiction has one type of its own (au_canon) and the writing's: the rules tell them apart.
+    contenders = [kind for kind, score in ranked if score > 0]
+    if namespace is not Namespace.REAL_LIFE or len(contenders) < 2:
+        return None
+    counts = type_words(rules.learned_type_smoothing)
+    probabilities = counts.probabilities(words, namespace.value, contenders)
+    chosen = choose(ranked, probabilities, rules.learned_type_weight)
+    if chosen is None or probabilities[chosen] < rules.learned_type_min_probability:
+        return None  # the words do not clearly say which
+    return chosen
+
+
 def _proposes(reply: Sequence[Clause], rules: CandidateRules) -> bool:
     """The reply offers something to accept: a question to the user, an idea, an offer, a proposal's words."""
     return any(
@@ -257,6 +278,7 @@ def _conclude(
     user_hits: Mapping[str, Sequence[Hit]],
     namespace: Namespace,
     rules: CandidateRules,
+    words: str,
 ) -> None:
     # Only a type that needs a person makes the name check worth running.
     needs_person = any(rules.types[t].needs_person for t in gathered.types.cue_weights)
@@ -289,6 +311,14 @@ def _conclude(
         real_life = namespace is Namespace.REAL_LIFE
         by_person = real_life and has_person
         best_type = rules.chosen_type_with_person if by_person else rules.chosen_type[namespace.value]
+    evidence_type = best_type
+    learned = None if weak else _learned_choice(ranked, words, namespace, rules)
+    if learned is not None and learned is not best_type:
+        counts = type_words(rules.learned_type_smoothing)
+        telling = counts.telling_words(words, namespace.value, learned, best_type)
+        note = f"learned words favour {learned.value} over {best_type.value} ({quoted(telling)})"
+        reading.cite(RULE_LEARNED_TYPE, telling, note)
+        best_type = learned
     eligible = not weak or fallback or chosen
     declarative = statement.support(gathered.summary_clauses, rules)
     penalty, momentary = statement.momentary(user_hits, rules)
@@ -323,6 +353,7 @@ def _conclude(
         logit -= rules.assistant_derived_penalty
     reading.is_candidate = True
     reading.memory_type = best_type
+    reading.evidence_type = evidence_type
     reading.confidence = _sigmoid(logit)
     type_cues = list(scores.cues.get(best_type, ()))
     if fallback:

@@ -16,7 +16,7 @@ SAM_TRANSLATED := .aws-sam/security/template.yaml
 export SAM_CLI_TELEMETRY := 0
 
 .DEFAULT_GOAL := help
-.PHONY: help install dev test lint typecheck unit validate build sam-check security bench openapi type-words clean
+.PHONY: help install dev test lint typecheck unit validate build sam-check security bench openapi learned-words clean
 
 help:
 	@echo "make dev        run the API locally on its embedded AWS stack (http://127.0.0.1:3000)"
@@ -25,7 +25,7 @@ help:
 	@echo "make security   checkov on template.yaml and its SAM transform (skips and reasons: .checkov.yaml)"
 	@echo "make bench      run the benchmarks under bench/ and write docs/benchmarks.md"
 	@echo "make openapi    regenerate the GPT Action schema (SERVER_URL=... or the deployed stack's ApiUrl)"
-	@echo "make type-words recount the labeled turns that choose between memory types"
+	@echo "make learned-words  recount the labeled turns behind the learned type and review choices"
 
 $(STAMP): pyproject.toml constraints.txt
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' || \
@@ -89,14 +89,18 @@ security: $(CHECKOV) $(SAM)
 bench: $(BENCH_STAMP)
 	$(BIN)/python -m bench
 
-# The learned type counts (policy/learned_types.py) from the labeled turns; rules.toml names their hash.
-TYPE_WORDS := layers/pandora/pandora_memory/policy/type_words.json
-type-words: install
-	$(BIN)/python -m pandora_memory.policy.learned_types tests/data/labeled_types.jsonl 5 > $(TYPE_WORDS)
-	@digest=$$(sha256sum $(TYPE_WORDS) | cut -c1-16); \
-	sed -i "s/^learned_type_counts = \".*\"/learned_type_counts = \"$$digest\"/" \
-		layers/pandora/pandora_memory/policy/rules.toml; \
-	echo "$(TYPE_WORDS) recounted ($$digest); bump the rules version in rules.toml"
+# The learned word counts (policy/learned_words.py) from the labeled turns; rules.toml names their hashes.
+POLICY_DIR := layers/pandora/pandora_memory/policy
+LABELED_TURNS := tests/data/labeled_turns.jsonl
+learned-words: install
+	@for table in types:type_words:learned_type_counts sensitivity:sensitivity_words:learned_sensitivity_counts \
+			retrieve:retrieve_words:learned_counts; do \
+		IFS=: read -r name file key <<< "$$table"; \
+		$(BIN)/python -m pandora_memory.policy.learned_words $$name $(LABELED_TURNS) > $(POLICY_DIR)/$$file.json || exit 1; \
+		digest=$$(sha256sum $(POLICY_DIR)/$$file.json | cut -c1-16); \
+		sed -i "s/^$$key = \".*\"/$$key = \"$$digest\"/" $(POLICY_DIR)/rules.toml; \
+		echo "$(POLICY_DIR)/$$file.json recounted ($$digest)"; \
+	done; echo "bump the rules version in $(POLICY_DIR)/rules.toml"
 
 # The GPT Action schema: the committed openapi/gpt-action.json (placeholder server, checked by the tests)
 # and build/gpt-action.json to paste into the GPT editor, served at SERVER_URL; without SERVER_URL, the

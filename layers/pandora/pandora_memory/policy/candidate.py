@@ -12,6 +12,7 @@ from pandora_memory.namespaces import Namespace
 from pandora_memory.policy import sensitivity
 from pandora_memory.policy.candidate_rules import CandidateRules, candidate_rules, type_family
 from pandora_memory.policy.clauses import Clause, hits_by_family, read_text
+from pandora_memory.policy.learned_words import ORDINARY, SENSITIVE, learned_words
 from pandora_memory.policy.lexicon import Hit
 from pandora_memory.policy.memory_types import RULE_ID_BY_TYPE
 from pandora_memory.policy.models import CandidateDecision, CandidateStatus, MemoryType, Sensitivity
@@ -30,6 +31,7 @@ RULE_REVIEW_PERSONAL = "candidate.review.personal"
 RULE_REVIEW_OTHER_PERSON = "candidate.review.other_person"
 RULE_REVIEW_MONEY = "candidate.review.money"
 RULE_REVIEW_ACCEPTED_REPLY = "candidate.review.accepted_reply"
+RULE_REVIEW_LEARNED = "candidate.review.learned_sensitive"
 RULE_NAMESPACE_INFERRED = "candidate.namespace.inferred"
 # Only a plain identifier is echoed back: the caller's string is not ours to repeat.
 _SOURCE_NAME = re.compile(r"[a-z0-9_.-]{1,32}")
@@ -76,6 +78,18 @@ def _names_own_money(
     )
 
 
+def _reads_as_sensitive(words: str, rules: CandidateRules) -> list[str] | None:
+    """The words that make a turn read like those labeled high or private, when it does."""
+    counts = learned_words("sensitivity", rules.learned_smoothing)
+    among = (SENSITIVE, ORDINARY)
+    if (
+        counts.probabilities(words, Namespace.REAL_LIFE.value, among)[SENSITIVE]
+        < rules.learned_sensitive_probability
+    ):
+        return None
+    return counts.telling_words(words, Namespace.REAL_LIFE.value, SENSITIVE, ORDINARY)
+
+
 def _names_a_sum(clause: Clause, rules: CandidateRules) -> bool:
     """A currency amount ("$640", "30만원"), or a bare one beside what holds money ("pulled 5k out of the
     shop acct", "moved 800 out of the doula account")."""
@@ -102,7 +116,8 @@ def should_auto_create_memory_candidate(
 
     user = read_text(user_redaction.text, rules)
     user_hits = hits_by_family(user)
-    reading = read_turn(user, user_hits, assistant_text, choice.namespace, rules)
+    words = f"{user_redaction.text} {assistant_text or ''}"
+    reading = read_turn(user, user_hits, assistant_text, choice.namespace, rules, words)
 
     # What the user accepted or affirmed from the reply is part of what the memory is about.
     about = reading.about_clauses
@@ -132,6 +147,12 @@ def should_auto_create_memory_candidate(
     if not requires_review and _names_own_money(reading, about, choice, rules):
         requires_review = True
         reading.cite(RULE_REVIEW_MONEY, note="names a sum of money, needs review")
+    if not requires_review and reading.is_candidate and choice.namespace is Namespace.REAL_LIFE:
+        telling = _reads_as_sensitive(words, rules)
+        if telling is not None:
+            requires_review = True
+            note = f"reads like turns labeled sensitive ({quoted(telling)}), needs review"
+            reading.cite(RULE_REVIEW_LEARNED, telling, note)
     if reading.is_candidate and not requires_review and reading.confidence < rules.review_below_confidence:
         requires_review = True
         reading.cite(RULE_REVIEW_LOW_CONFIDENCE, note="low confidence, needs review")

@@ -219,10 +219,12 @@ class CandidateRules:
     sensitivity: SensitivityRules
     types: Mapping[MemoryType, TypeRules]
     type_priority: tuple[MemoryType, ...]
+    learned_smoothing: float
     learned_type_weight: float
-    learned_type_smoothing: float
     learned_type_min_probability: float
     learned_type_counts: str
+    learned_sensitive_probability: float
+    learned_sensitivity_counts: str
     real_life_only_types: frozenset[MemoryType]
     fallback_type: Mapping[str, MemoryType]
     chosen_type: Mapping[str, MemoryType]
@@ -565,10 +567,12 @@ def candidate_rules() -> CandidateRules:
         ),
         types=types,
         type_priority=tuple(MemoryType(name) for name in table["type_priority"]),
+        learned_smoothing=float(table["learned_smoothing"]),
         learned_type_weight=float(table["learned_type_weight"]),
-        learned_type_smoothing=float(table["learned_type_smoothing"]),
         learned_type_min_probability=float(table["learned_type_min_probability"]),
         learned_type_counts=str(table["learned_type_counts"]),
+        learned_sensitive_probability=float(table["learned_sensitive_probability"]),
+        learned_sensitivity_counts=str(table["learned_sensitivity_counts"]),
         real_life_only_types=frozenset(MemoryType(name) for name in table["real_life_only_types"]),
         fallback_type={ns: MemoryType(name) for ns, name in table["fallback_type"].items()},
         chosen_type={ns: MemoryType(name) for ns, name in table["chosen_type"].items()},

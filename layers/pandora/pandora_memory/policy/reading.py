@@ -20,7 +20,7 @@ from pandora_memory.policy.candidate_rules import (
     CandidateRules,
 )
 from pandora_memory.policy.clauses import Clause, Mood, hits_by_family, read_text
-from pandora_memory.policy.learned_types import choose, type_words
+from pandora_memory.policy.learned_words import choose, learned_words
 from pandora_memory.policy.lexicon import Hit
 from pandora_memory.policy.memory_types import RULE_ID_BY_TYPE, TypeEvidence
 from pandora_memory.policy.models import MemoryType
@@ -110,8 +110,10 @@ def read_turn(
     assistant_text: str | None,
     namespace: Namespace,
     rules: CandidateRules,
+    words: str = "",
 ) -> Reading:
-    """`user_hits` is hits_by_family(user); the reply is read only when it can matter."""
+    """`user_hits` is hits_by_family(user); the reply is read only when it can matter. `words` is the
+    turn's text as the learned word counts read it (learned_words.py)."""
     reading = Reading(person_clauses=tuple(user))
     verdict = durability.assess_user(user, user_hits, rules)
     if verdict.vetoed:
@@ -126,7 +128,6 @@ def read_turn(
     about = reading.about_clauses
     person_hits = hits_by_family(about) if reading.reply_counts else user_hits
     reading.people = person_cues(" ".join(c.text for c in about), person_hits, rules)
-    words = " ".join(clause.text for clause in user) + (f" {assistant_text}" if assistant_text else "")
     _conclude(reading, verdict, gathered, user_hits, namespace, rules, words)
     return reading
 
@@ -239,15 +240,15 @@ def _learned_choice(
     ranked: Sequence[tuple[MemoryType, float]], words: str, namespace: Namespace, rules: CandidateRules
 ) -> MemoryType | None:
     # Fiction has one type of its own (au_canon) and the writing's: the rules tell them apart.
-    contenders = [kind for kind, score in ranked if score > 0]
+    contenders = [kind.value for kind, score in ranked if score > 0]
     if namespace is not Namespace.REAL_LIFE or len(contenders) < 2:
         return None
-    counts = type_words(rules.learned_type_smoothing)
+    counts = learned_words("types", rules.learned_smoothing)
     probabilities = counts.probabilities(words, namespace.value, contenders)
-    chosen = choose(ranked, probabilities, rules.learned_type_weight)
+    chosen = choose([(kind.value, score) for kind, score in ranked], probabilities, rules.learned_type_weight)
     if chosen is None or probabilities[chosen] < rules.learned_type_min_probability:
         return None  # the words do not clearly say which
-    return chosen
+    return MemoryType(chosen)
 
 
 def _proposes(reply: Sequence[Clause], rules: CandidateRules) -> bool:
@@ -314,8 +315,8 @@ def _conclude(
     evidence_type = best_type
     learned = None if weak else _learned_choice(ranked, words, namespace, rules)
     if learned is not None and learned is not best_type:
-        counts = type_words(rules.learned_type_smoothing)
-        telling = counts.telling_words(words, namespace.value, learned, best_type)
+        counts = learned_words("types", rules.learned_smoothing)
+        telling = counts.telling_words(words, namespace.value, learned.value, best_type.value)
         note = f"learned words favour {learned.value} over {best_type.value} ({quoted(telling)})"
         reading.cite(RULE_LEARNED_TYPE, telling, note)
         best_type = learned

@@ -7,9 +7,10 @@ threshold. The reason names every rule and cue.
 """
 
 from pandora_memory.namespaces import Namespace
+from pandora_memory.policy.learned_words import RETRIEVE, SKIP, learned_words, retrieve_text
 from pandora_memory.policy.models import RetrievalMode, RetrieveDecision
 from pandora_memory.policy.namespace_inference import NamespaceChoice, ReadText, choose_namespace
-from pandora_memory.policy.retrieve_lexicon import retrieve_rules
+from pandora_memory.policy.retrieve_lexicon import RetrieveRules, retrieve_rules
 from pandora_memory.policy.retrieve_score import Contribution, contributions
 from pandora_memory.policy.retrieve_signals import MessageReading, read_message
 from pandora_memory.policy.rules import policy_version
@@ -36,6 +37,32 @@ def _reason(
     )
 
 
+def _learned_nudge(
+    fired: list[Contribution], text: str, namespace: Namespace, rules: RetrieveRules
+) -> Contribution | None:
+    """Settles a score within one step of the threshold by the learned word counts (rules.toml)."""
+    weights = rules.weights
+    step, score = weights["learned"], sum(c.weight for c in fired)
+    below = rules.threshold - step <= score < rules.threshold
+    above = rules.threshold <= score < rules.threshold + step
+    if not (below or above) or (above and any(c.rule == "named_entity" for c in fired)):
+        return None
+    counts = learned_words("retrieve", weights["learned_smoothing"])
+    likely = counts.probabilities(text, namespace.value, (RETRIEVE, SKIP))[RETRIEVE]
+    sure = weights["learned_probability"]
+    # Lifted only where the rules saw more than one cue and penalised none.
+    supported = sum(1 for c in fired if c.weight > 0) >= 2 and all(c.weight >= 0 for c in fired)
+    if below and likely >= sure and supported:
+        return Contribution(
+            "learned_words", step, tuple(counts.telling_words(text, namespace.value, RETRIEVE, SKIP))
+        )
+    if above and likely <= 1 - sure:
+        return Contribution(
+            "learned_words", -step, tuple(counts.telling_words(text, namespace.value, SKIP, RETRIEVE))
+        )
+    return None
+
+
 def should_auto_retrieve_memory(
     user_message: str,
     conversation_type: str | None = None,
@@ -59,6 +86,9 @@ def should_auto_retrieve_memory(
     read = ReadText(reading.lowered, reading.wordset) if reading.whole else None
     choice = choose_namespace(namespace, user_message, current_task, first_read=read)
     fired = contributions(reading, rules, choice.namespace, current_task, conversation_type)
+    learned = _learned_nudge(fired, retrieve_text(user_message, current_task), choice.namespace, rules)
+    if learned is not None:
+        fired.append(learned)
     score = round(sum(c.weight for c in fired), 4)
     retrieve = score >= rules.threshold
     return RetrieveDecision(

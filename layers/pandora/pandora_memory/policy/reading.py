@@ -110,7 +110,7 @@ def read_turn(
     assistant_text: str | None,
     namespace: Namespace,
     rules: CandidateRules,
-    words: str = "",
+    words: str,
 ) -> Reading:
     """`user_hits` is hits_by_family(user); the reply is read only when it can matter. `words` is the
     turn's text as the learned word counts read it (learned_words.py)."""
@@ -312,14 +312,6 @@ def _conclude(
         real_life = namespace is Namespace.REAL_LIFE
         by_person = real_life and has_person
         best_type = rules.chosen_type_with_person if by_person else rules.chosen_type[namespace.value]
-    evidence_type = best_type
-    learned = None if weak else _learned_choice(ranked, words, namespace, rules)
-    if learned is not None and learned is not best_type:
-        counts = learned_words("types", rules.learned_smoothing)
-        telling = counts.telling_words(words, namespace.value, learned.value, best_type.value)
-        note = f"learned words favour {learned.value} over {best_type.value} ({quoted(telling)})"
-        reading.cite(RULE_LEARNED_TYPE, telling, note)
-        best_type = learned
     eligible = not weak or fallback or chosen
     declarative = statement.support(gathered.summary_clauses, rules)
     penalty, momentary = statement.momentary(user_hits, rules)
@@ -353,8 +345,15 @@ def _conclude(
     if reading.from_assistant:
         logit -= rules.assistant_derived_penalty
     reading.is_candidate = True
+    reading.evidence_type = best_type
+    learned = None if fallback or chosen else _learned_choice(ranked, words, namespace, rules)
+    if learned is not None and learned is not best_type:
+        counts = learned_words("types", rules.learned_smoothing)
+        telling = counts.telling_words(words, namespace.value, learned.value, best_type.value)
+        note = f"learned words favour {learned.value} over {best_type.value} ({quoted(telling)})"
+        reading.cite(RULE_LEARNED_TYPE, telling, note)
+        best_type = learned
     reading.memory_type = best_type
-    reading.evidence_type = evidence_type
     reading.confidence = _sigmoid(logit)
     type_cues = list(scores.cues.get(best_type, ()))
     if fallback:

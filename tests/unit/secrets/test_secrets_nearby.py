@@ -247,6 +247,9 @@ FOUND_IN_MORE_LANGUAGES_AND_FORMS = [
     ("allarme del magazzino: si disinserisce con 4471 entro 30 sec", "4471"),
     ("caixa das chaves no prédio, código 2290, para os hóspedes", "2290"),
     ("la pass é Ribeira_77 per il wifi dello studio", "Ribeira_77"),
+    ("دکان کی تجوری کا کوڈ 550172 ہے", "550172"),
+    ("নগদ এর পিন ৪৪১৯, ভুলে যাবো না", "৪৪১৯"),
+    ("আমার ইমেইলের পাসওয়ার্ড হলো dhaka_rain77, এটা কি দুর্বল?", "dhaka_rain77"),
 ]
 
 
@@ -290,6 +293,8 @@ LOOKALIKES_THAT_STAY = [
     "کد رهگیری پرداخت ۴۸۲۹۱۷ رو مامان فرستاد",
     "a casa da mãe é 1100-148 Lisboa, escreve o endereço",
     "kra pin ya supplier ni P051234567X, ni sahihi format?",
+    "আমাদের পাসওয়ার্ড পলিসি: কমপক্ষে ৮ অক্ষর, একটা সংখ্যা আর একটা সিম্বল লাগবে",
+    "میں نے ایزی پیسہ کا پن ری سیٹ کر دیا ہے، اب نیا پن کیسے بناؤں؟",
 ]
 
 

@@ -28,7 +28,7 @@ _PASSWORD_HEADS = _words(
     पासवर्ड κωδικός κωδικό κωδικού κωδ συνθηματικό kodikos kodiko kwdikos kwd
     parolă parolei parolele รหัสผ่าน พาสเวิร์ด พาสเวิด rahatphan
     סיסמה סיסמא ססמה סיסמת סיסמאות סיסמתי رمز رمزم رمزش رمزشو رمزمو گذرواژه پسورد پسوردم پسوردش
-    ramz ramze ramzam ramzesh ramzamo passwordam passwordesh nenosiri
+    ramz ramze ramzam ramzesh ramzamo passwordam passwordesh nenosiri پاسورڈ পাসওয়ার্ড পাসওয়ার্ডটা
     """
 ) | {
     "mot de passe",
@@ -46,6 +46,7 @@ _PASSWORD_HEADS = _words(
     "ramze oboor",
     "ramz e oboor",
     "neno la siri",
+    "پاس ورڈ",
     "קוד סודי",
     # Answers that stand in for a password on account recovery.
     "security answer",
@@ -62,7 +63,7 @@ _CODE_HEADS = _words(
     kodları kodlar kodum коды кодом коду
     kode koder koodi koodin koodit mã
     kód kódja kódot kódu kódem kódy كود الكود
-    cod codul codului codu รหัส rahat ra-hat קוד הקוד کد کدش cód
+    cod codul codului codu รหัส rahat ra-hat קוד הקוד کد کدش cód کوڈ কোড
     """
 )
 # Compounds of "code" that say what they open (German, Dutch): found as "code" inside a word, so
@@ -119,7 +120,7 @@ HEAD_FAMILIES: dict[str, str] = {
     ),
     **dict.fromkeys(("pin kód", "pin-kód", "pinkód", "رقم سر", "رقم السر", "الرقم السري"), "pin"),
     # Internet-banking PINs, and Hindi written in Devanagari.
-    **dict.fromkeys(("ipin", "पिन", "पिन कोड"), "pin"),
+    **dict.fromkeys(("ipin", "पिन", "पिन कोड", "پن", "پن کوڈ", "পিন", "পিন কোড"), "pin"),
     **dict.fromkeys(_words("authkey auth_key"), "token"),
     **dict.fromkeys(
         _words("key keys apikey llave chave clé clés schlüssel 키 キー ключ ключа ключи คีย์"), "key"

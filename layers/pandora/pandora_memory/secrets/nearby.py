@@ -14,7 +14,6 @@ A false block costs one review; a missed credential cannot be taken back.
 """
 
 import re
-import unicodedata
 from collections.abc import Iterator
 from typing import NamedTuple
 
@@ -44,7 +43,14 @@ from pandora_memory.secrets.nearby_words import (
 )
 from pandora_memory.secrets.trie import trie_pattern
 from pandora_memory.secrets.user_pairs import SPACED_SLASH_NEEDLES, spaced_slash_pairs
-from pandora_memory.secrets.values import CLAUSE_END, YEAR, has_digit, has_password_shape, is_dismissed
+from pandora_memory.secrets.values import (
+    CLAUSE_END,
+    YEAR,
+    has_digit,
+    has_password_shape,
+    is_dismissed,
+    without_marks,
+)
 
 # After every other rule: where one of them found the value, its name for it stands.
 PRIORITY = 4
@@ -122,6 +128,8 @@ _SENTENCE_END = re.compile(
     r"[.!?](?:\s|$)|\n\s*\n"
 )
 _WORD = re.compile(r"[\w']+")
+# Sentence marks that end a value, Arabic and Urdu ones included ("؟", "،", "۔").
+_VALUE_END = ".:!?؟،۔"
 # What a number may count instead of opening something: "4719 km", "1500 lines", "2024 model".
 _COUNTED = re.compile(
     r"\s*(?:km|kms|mi|miles|m|kg|g|lbs?|min|mins|minutes|h|hours|hrs|days|weeks|months|years|yrs|"
@@ -240,15 +248,8 @@ def _digit_code(text: str, match: re.Match[str]) -> bool:
     return True
 
 
-def _without_marks(value: str) -> str:
-    """Thai tone marks and Devanagari vowel signs are parts of letters, not the symbols of a password."""
-    if value.isascii():
-        return value
-    return "".join(ch for ch in value if not unicodedata.category(ch).startswith("M"))
-
-
 def _password_like(value: str) -> bool:
-    value = _without_marks(value.lstrip("=:>→-"))
+    value = without_marks(value.lstrip("=:>→-"))
     if _ERROR_CODE.fullmatch(value) or _REQUIREMENT.fullmatch(value):
         return False
     if not 6 <= len(value) <= 64 or value[0] in ".$%~#@:" or "/" in value or "=" in value:
@@ -270,7 +271,7 @@ def _first_value(text: str, start: int, limit: int, password_word: bool) -> tupl
     for index, token in enumerate(_TOKEN.finditer(text, start, limit)):
         if code is not None and token.start() >= code.start():
             break
-        raw = token.group().rstrip(".:!?")
+        raw = token.group().rstrip(_VALUE_END)
         value = raw.lstrip("=:>→-")
         given = index == 0 and _ASSIGNS.fullmatch(text, start, token.start() + len(raw) - len(value))
         if given and is_dismissed(value):
@@ -318,7 +319,7 @@ def _value_before(text: str, trigger: _Trigger) -> Candidate | None:
     opening = before.start("value")
     if opening > 0 and _VALUE_FIRST_CUT.match(text, opening - 1):
         return None  # the reach began inside a longer token (a digest): not a value of its own
-    value = before.group("value").rstrip(".:!?")
+    value = before.group("value").rstrip(_VALUE_END)
     if value.startswith("#") and not value.endswith(("#", "*")):
         return None  # "issue #4471 is the flaky login test": a number of something
     digits = _DIGIT_CODE.fullmatch(value) is not None

@@ -67,7 +67,7 @@ LOCKS = frozenset(
         OPENED_WITH,
         # Czech, Hungarian, Arabic.
         *("trezor", "trezoru", "kulcsdoboz", "riasztó", "zár", "zárkód", "الخزنة", "خزنة"),
-        *("digit lock", "number lock", "code lock", "ताला"),
+        *("digit lock", "number lock", "code lock", "ताला", "digital lock", "তালা"),
         *("kombinasi", "locker combination", "combinación de la caja"),
         *("phone unlock", "unlock code", "unlock pin", "screen lock", "lock screen", "bike lock combo"),
         *("e-safe", "room safe", "in-room safe", "safe code", "καγκελόπορτα", "χρηματοκιβώτιο"),
@@ -89,6 +89,8 @@ LOCKS = frozenset(
         *("allarme", "caixa das chaves", "caixa de chaves", "cofre-forte", "o-key"),
         # Swahili: a padlock, a PIN ("namba ya siri").
         *("kufuli", "namba ya siri", "nambari ya siri"),
+        # Urdu.
+        *("سیف", "تجوری", "تالا", "تالے"),
         # Hebrew, Persian.
         *("כספת", "אזעקה", "אינטרקום", "מנעול", "לוקר", "گاوصندوق", "دزدگیر", "آیفون", "قفل"),
     }
@@ -176,6 +178,7 @@ OPENS = frozenset(
         *("ساختمان", "ساختمون", "ورودی", "درب", "کارت", "بانک", "تایید", "پارکینگ", "آپارتمان"),
         *("pultahan", "ganghaan", "pinto", "gate", "condo", "unit"),
         *("mlango", "geti", "stoo", "ofisi", "benki", "kadi"),
+        *("دروازہ", "دروازے", "گیٹ", "بینک", "کارڈ", "اسٹور"),
         *("sblocco", "chaves", "multicanal", "multibanco", "citofono", "cancello", "portão"),
     }
 )

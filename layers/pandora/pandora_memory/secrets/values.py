@@ -6,6 +6,7 @@ the thing said is one. They run only on short candidate strings, never on the wh
 
 import math
 import re
+import unicodedata
 from collections import Counter
 
 from pandora_memory.secrets.jwt_claims import is_public_jwt
@@ -299,8 +300,17 @@ def looks_like_password(value: str) -> bool:
 _SYMBOL_DIGITS = re.compile(r"(?!#\d+$)(?![\d.]+%$)(?=[^!#*@^&~%]*[!#*@^&~%])(?=\D*\d\D*\d)[\d!#*@^&~%]{5,}")
 
 
+def without_marks(value: str) -> str:
+    """Tone marks and vowel signs (Thai, Devanagari, Bengali) are parts of letters, not the symbols of a
+    password."""
+    if value.isascii():
+        return value
+    return "".join(ch for ch in value if not unicodedata.category(ch).startswith("M"))
+
+
 def has_password_shape(value: str) -> bool:
     """For a password given without "is"/":" ("password hunter2"): needs a digit, symbol or case mix."""
+    value = without_marks(value)
     if _SYMBOL_DIGITS.fullmatch(value):
         return True
     if len(value) < 4 or value.isdigit() or _HAS_ALPHA(value) is None or is_plain_language(value):

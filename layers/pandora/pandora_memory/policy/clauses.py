@@ -147,12 +147,27 @@ def without_pasted(text: str, rules: CandidateRules) -> str:
     return text
 
 
+# A line of an error dump or stack trace: pasted output, not the user's words ("panic: runtime error",
+# "TypeError: Cannot read properties...", "  at POST (app/api/route.ts:42:31)", 'File "x.py", line 3').
+_ERROR_LINE = re.compile(
+    r"^\s*(?:Traceback \(most recent call last\)|[A-Z]\w*(?:Error|Exception)\b|panic:|fatal:|FATAL\b|"
+    r"at [\w.$<>]+ \(|File \".+\", line \d+|goroutine \d+ \[)",
+    re.MULTILINE,
+)
+
+
+def _without_error_lines(text: str) -> str:
+    if _ERROR_LINE.search(text) is None:
+        return text
+    return "\n".join(line for line in text.split("\n") if _ERROR_LINE.match(line) is None)
+
+
 def read_text(text: str | None, rules: CandidateRules) -> tuple[Clause, ...]:
-    """Raw (already redacted) message text to clauses: normalised, pasted material and quotes set
-    aside, capped in length."""
+    """Raw (already redacted) message text to clauses: normalised, pasted material, error dumps and
+    quotes set aside, capped in length."""
     if not text:
         return ()
-    normalised = normalise_keep_case(text[: rules.max_classified_chars])
+    normalised = normalise_keep_case(_without_error_lines(text[: rules.max_classified_chars]))
     if ":" in normalised or "\n" in normalised:
         normalised = without_pasted(normalised, rules)
     return read_clauses(without_quotes(normalised), rules)

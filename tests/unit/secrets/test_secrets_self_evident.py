@@ -95,3 +95,12 @@ def test_an_aws_secret_key_shape_is_found_in_a_message_about_aws() -> None:
 
     assert key not in redact(f"{key} <- second line of the note, the first starts with AKIA").text
     assert find_secrets(f"the image tag is {key.replace('/', 'x').replace('+', 'y')} for aws") == []
+
+
+def test_a_mercado_pago_access_token_is_found_and_its_public_key_stays() -> None:
+    token = "APP_USR-" + "6024053387074799-724115-218bccfa8df83571d2180159db777f63-892475401"
+    public = "APP_USR-" + "0f3c2a1e-8b4d-4c6a-9e2f-1a2b3c4d5e6f"
+
+    assert [finding.kind for finding in find_secrets(f"token {token}, public key {public}")] == [
+        "mercadopago_access_token"
+    ]

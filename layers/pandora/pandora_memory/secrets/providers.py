@@ -268,6 +268,14 @@ PROVIDER_RULES: tuple[PatternRule, ...] = (
         "stripe-restricted-key", "stripe_restricted_key", r"rk_(?:live|test)_[A-Za-z0-9]{10,247}", "rk_"
     ),
     _prefixed("stripe-webhook-secret", "stripe_webhook_secret", r"whsec_[A-Za-z0-9+/=]{20,}", "whsec_"),
+    # Mercado Pago: the access token (its public key is APP_USR- and a UUID).
+    _prefixed(
+        "mercadopago-access-token",
+        "mercadopago_access_token",
+        r"(?:APP_USR|TEST)-\d{16}-\d{6}-[0-9a-f]{32}-\d{6,12}",
+        "APP_USR-",
+        "TEST-",
+    ),
     # Omise (Thailand, Japan): the secret key; its public key is pkey_.
     _prefixed("omise-secret-key", "omise_secret_key", r"skey_(?:live_|test_)?[0-9a-z]{19,40}", "skey_"),
     # Toss Payments: secret keys sign server calls; client keys (live_ck_) ship in pages.

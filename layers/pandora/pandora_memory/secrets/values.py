@@ -80,9 +80,11 @@ _OBJECT_ID = re.compile(
     r"[_\-][A-Za-z0-9]{6,40}$"
 )
 # Keys made to be published: Stripe and Mapbox publishable keys, Toss Payments client keys, Langfuse
-# and PostHog project keys, Supabase publishable keys, nostr and age public keys, Omise public keys.
+# and PostHog project keys, Supabase publishable keys, nostr and age public keys, Omise and Mercado Pago
+# public keys.
 _PUBLIC_PREFIX = re.compile(
-    r"^(?:pk_(?:live|test)_|pk\.eyJ|pk-lf-|phc_|sb_publishable_|npub1|age1|(?:live|test)_g?ck_|pkey_(?:live|test)_)"
+    r"^(?:pk_(?:live|test)_|pk\.eyJ|pk-lf-|phc_|sb_publishable_|npub1|age1|(?:live|test)_g?ck_|pkey_(?:live|test)_"
+    r"|(?:APP_USR|TEST)-[0-9a-f]{8}-[0-9a-f]{4}-)"
 )
 _IMAGE_DATA = re.compile(r"^data:[\w.+\-]+/[\w.+\-]+;base64,", re.IGNORECASE)
 # Sentence punctuation after a value; "!" stays part of it (Winter2025! is a typical password).

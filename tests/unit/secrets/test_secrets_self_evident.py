@@ -20,6 +20,8 @@ from pandora_memory.secrets import find_secrets, redact
         ("yard gate: *2580 then the green button", "*2580"),
         ("mlango unafunguliwa na 1-9-8-5-#, usisahau", "1-9-8-5-#"),
         ("car gate ni 1357*. landlord amesema", "1357*"),
+        ("guest asks again for the gate, it's 4682 then the green button", "4682"),
+        ("brama od podwórka: 2291 + key, klatka C", "2291"),
     ],
 )
 def test_a_self_evident_value_is_found_with_no_word_beside_it(text: str, value: str) -> None:
@@ -40,6 +42,8 @@ def test_a_self_evident_value_is_found_with_no_word_beside_it(text: str, value: 
         "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHhOqL8b2lZPuiAYw0JL618MnQ7gARHrpTKzIqOFV+JZ me@laptop",
         "we hit 5000 users!! and 2024! was wild",
         "whats 1140 * 0.08",
+        "call 0800 then press 1 for billing",
+        "in 2024 then the key question is whether we hire",
         "quick: 0.0000166667 * 1.6 million, i always mess up the zeros",
         "IFC GlobalId del muro Ck2Sq0VoS$0EVkL2PnthGe non combacia tra i due modelli",
         "is covid19? still a thing at the clinic",

@@ -108,3 +108,10 @@ def test_a_mercado_pago_access_token_is_found_and_its_public_key_stays() -> None
     assert [finding.kind for finding in find_secrets(f"token {token}, public key {public}")] == [
         "mercadopago_access_token"
     ]
+
+
+def test_a_password_that_opens_with_a_dollar_sign_is_no_variable_reference() -> None:
+    assert (
+        "$c*0q0skm8UbOm" not in redact("looker connects as LOOKER_SVC, password $c*0q0skm8UbOm, role X").text
+    )
+    assert find_secrets("set PASSWORD=$DB_PASS in the shell, and PATH=$HOME/bin:$PATH") == []

@@ -27,8 +27,9 @@ _PLACEHOLDER_NAMES = PLACEHOLDER_COMPONENTS | frozenset(HEAD_FAMILIES)
 
 _REFERENCE = re.compile(
     r"""
-    # $VAR $var ${VAR} $(cmd); not a mixed-case value such as $TdR9DyK8, which is a password
-    ^\$(?:[{(]|[A-Z_][A-Z0-9_]*(?![A-Za-z0-9])|[a-z_][a-z0-9_]*(?![A-Za-z0-9]))
+    # $VAR $var ${VAR} $(cmd); not a mixed-case value such as $TdR9DyK8 or one going on in symbols
+    # ($c*0q0skm8UbOm), which is a password
+    ^\$(?:[{(]|[A-Z_][A-Z0-9_]*(?![A-Za-z0-9!@#%^&*~?+])|[a-z_][a-z0-9_]*(?![A-Za-z0-9!@#%^&*~?+]))
     | ^%[A-Za-z_]\w*%$                               # %VAR% (Windows)
     | %\(\w+\)[sd] | ^\{\w*\}$ | <%                     # %(name)s, {name}, <%= erb %>
     | \$\{\{ | \{\{ | \{%                            # ${{ secrets.X }} {{ var }} {% tag %}

@@ -9,7 +9,7 @@ from pandora_memory.policy.rules import RULES_FILE, policy_version
 # The fingerprint of rules.toml (its version line and whole-line comments left out) recorded for the
 # current version. A rule change without a new version fails here: bump `version`, then record the new
 # fingerprint.
-RECORDED = {"2026.12.01-167": "3f98aaa50b7f8d9a"}
+RECORDED = {"2026.12.01-168": "1b5507c279d069e0"}
 
 
 def _fingerprint() -> str:

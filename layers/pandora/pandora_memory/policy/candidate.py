@@ -116,7 +116,8 @@ def should_auto_create_memory_candidate(
 
     user = read_text(user_redaction.text, rules)
     user_hits = hits_by_family(user)
-    words = f"{user_redaction.text} {assistant_text or ''}"
+    # Without a reply, the same text the lookup decision reads: its features are found once per turn.
+    words = f"{user_redaction.text} {assistant_text}" if assistant_text else user_redaction.text
     reading = read_turn(user, user_hits, assistant_text, choice.namespace, rules, words)
 
     # What the user accepted or affirmed from the reply is part of what the memory is about.

@@ -17,6 +17,7 @@ from pandora_memory.secrets import find_secrets, redact
         ("Q7m!rX42pZ — asta e noua, unde o salvez", "Q7m!rX42pZ"),
         ("Mabolo1988! -- that's what i use for everything lol", "Mabolo1988!"),
         ("sabai2024! ช่วยเขียนป้ายให้หน่อย", "sabai2024!"),
+        ("the studio wifi changed, it's now qwPlF47Dora! if anyone asks", "qwPlF47Dora!"),
         ("yard gate: *2580 then the green button", "*2580"),
         ("mlango unafunguliwa na 1-9-8-5-#, usisahau", "1-9-8-5-#"),
         ("car gate ni 1357*. landlord amesema", "1357*"),
@@ -115,3 +116,11 @@ def test_a_password_that_opens_with_a_dollar_sign_is_no_variable_reference() -> 
         "$c*0q0skm8UbOm" not in redact("looker connects as LOOKER_SVC, password $c*0q0skm8UbOm, role X").text
     )
     assert find_secrets("set PASSWORD=$DB_PASS in the shell, and PATH=$HOME/bin:$PATH") == []
+
+
+def test_a_klaviyo_private_key_is_found() -> None:
+    key = "pk_" + "fbed2bda83f6782a5dffef4def017f670f"
+
+    assert [finding.kind for finding in find_secrets(f"klaviyo says 401 with {key}")] == [
+        "klaviyo_private_key"
+    ]

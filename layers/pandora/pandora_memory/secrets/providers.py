@@ -276,6 +276,8 @@ PROVIDER_RULES: tuple[PatternRule, ...] = (
         "APP_USR-",
         "TEST-",
     ),
+    # Klaviyo: the private API key (the public key is a six-character site id; Stripe's pk_live_ differs).
+    _prefixed("klaviyo-private-key", "klaviyo_private_key", r"pk_[0-9a-f]{34}", "pk_"),
     # Omise (Thailand, Japan): the secret key; its public key is pkey_.
     _prefixed("omise-secret-key", "omise_secret_key", r"skey_(?:live_|test_)?[0-9a-z]{19,40}", "skey_"),
     # Toss Payments: secret keys sign server calls; client keys (live_ck_) ship in pages.

@@ -38,21 +38,30 @@ def _reason(
 
 
 def _learned_nudge(
-    fired: list[Contribution], text: str, namespace: Namespace, rules: RetrieveRules
+    fired: list[Contribution],
+    user_message: str,
+    current_task: str | None,
+    namespace: Namespace,
+    rules: RetrieveRules,
 ) -> Contribution | None:
-    """Settles a score within one step of the threshold by the learned word counts (rules.toml)."""
+    """Settles a score within one step of the threshold by the learned word counts (rules.toml): lifted
+    only where the rules saw more than one cue and penalised none, never lowered where a name fired.
+    The counts are read only for a score they may settle."""
     weights = rules.weights
     step, score = weights["learned"], sum(c.weight for c in fired)
     below = rules.threshold - step <= score < rules.threshold
     above = rules.threshold <= score < rules.threshold + step
-    if not (below or above) or (above and any(c.rule == "named_entity" for c in fired)):
+    if below:
+        liftable = sum(1 for c in fired if c.weight > 0) >= 2 and all(c.weight >= 0 for c in fired)
+        if not liftable:
+            return None
+    elif not above or any(c.rule == "named_entity" for c in fired):
         return None
+    text = retrieve_text(user_message, current_task)
     counts = learned_words("retrieve", weights["learned_smoothing"])
     likely = counts.probabilities(text, namespace.value, (RETRIEVE, SKIP))[RETRIEVE]
     sure = weights["learned_probability"]
-    # Lifted only where the rules saw more than one cue and penalised none.
-    supported = sum(1 for c in fired if c.weight > 0) >= 2 and all(c.weight >= 0 for c in fired)
-    if below and likely >= sure and supported:
+    if below and likely >= sure:
         return Contribution(
             "learned_words", step, tuple(counts.telling_words(text, namespace.value, RETRIEVE, SKIP))
         )
@@ -86,7 +95,7 @@ def should_auto_retrieve_memory(
     read = ReadText(reading.lowered, reading.wordset) if reading.whole else None
     choice = choose_namespace(namespace, user_message, current_task, first_read=read)
     fired = contributions(reading, rules, choice.namespace, current_task, conversation_type)
-    learned = _learned_nudge(fired, retrieve_text(user_message, current_task), choice.namespace, rules)
+    learned = _learned_nudge(fired, user_message, current_task, choice.namespace, rules)
     if learned is not None:
         fired.append(learned)
     score = round(sum(c.weight for c in fired), 4)

@@ -25,7 +25,7 @@ _GITLAB_PREFIXES = (
     "glrtr",
     "glwt",
 )
-_B64_40 = r"(?<![A-Za-z0-9/+])(?P<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"
+BASE64_40 = r"(?<![A-Za-z0-9/+])(?P<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"
 
 
 def _real(value: str) -> bool:
@@ -37,7 +37,7 @@ def _token_shaped(value: str) -> bool:
     return _real(value) and has_digit(value) and (has_lower(value) or has_upper(value))
 
 
-def _aws_secret_shaped(value: str) -> bool:
+def aws_secret_shaped(value: str) -> bool:
     return _real(value) and has_lower(value) and has_upper(value) and has_digit(value)
 
 
@@ -68,17 +68,17 @@ PROVIDER_RULES: tuple[PatternRule, ...] = (
         "aws-secret-key-named",
         "aws_secret_key",
         r"(?i:(?:aws[\s_\-]?)?secret[\s_\-]?(?:access[\s_\-]?)?key)[\"'\]]{0,2}"
-        r"(?:\s*(?:[:=]|=>)\s*|\s+(?:is|was|=|:)?\s*)[\"']?" + _B64_40,
+        r"(?:\s*(?:[:=]|=>)\s*|\s+(?:is|was|=|:)?\s*)[\"']?" + BASE64_40,
         ("secret",),
         lowercase_needles=True,
-        validate=_aws_secret_shaped,
+        validate=aws_secret_shaped,
     ),
     rule(
         "aws-secret-key-near-key-id",
         "aws_secret_key",
-        r"(?:AKIA|ASIA)[A-Z0-9]{16}[\s\S]{0,240}?" + _B64_40,
+        r"(?:AKIA|ASIA)[A-Z0-9]{16}[\s\S]{0,240}?" + BASE64_40,
         ("AKIA", "ASIA"),
-        validate=_aws_secret_shaped,
+        validate=aws_secret_shaped,
     ),
     _prefixed("google-api-key", "google_api_key", r"AIza[0-9A-Za-z_\-]{35}", "AIza"),
     _prefixed(

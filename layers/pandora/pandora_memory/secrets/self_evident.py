@@ -20,7 +20,7 @@ from pandora_memory.secrets.values import YEAR, is_dismissed
 PRIORITY = 4
 RULE = "self-evident-value"
 # Closed by # or * ("4719#", "#7070*", "1-9-8-5-#"), or opened by * ("*2580 then the green button").
-KEYED_CODE = re.compile(r"(?<![\w#*.])(?:#?\d(?:[- ]?\d){3,9}-?[#*]|\*\d{4,10})(?![\w#*]|\.\d)")
+_KEYED_CODE = re.compile(r"(?<![\w#*.])(?:#?\d(?:[- ]?\d){3,9}-?[#*]|\*\d{4,10})(?![\w#*]|\.\d)")
 # Digits typed before a keypad's button ("it's 1357 then the green button", "0613 then the key symbol").
 _CODE_THEN_BUTTON = re.compile(
     r"(?<![\w.,/:-])\d{4,8}(?=,?\s+(?:then|and then|followed by|\+)\s+(?:the\s+|press\s+|hit\s+|push\s+)?"
@@ -54,7 +54,7 @@ _INNER_SYMBOL = re.compile(rf"[A-Za-z0-9][{_SYMBOLS}]+[A-Za-z0-9]")
 
 def self_evident_candidates(text: str) -> Iterator[Candidate]:
     if "#" in text or "*" in text:
-        for match in KEYED_CODE.finditer(text):
+        for match in _KEYED_CODE.finditer(text):
             yield Candidate("pin", match.start(), match.end(), RULE, PRIORITY)
     if " then " in text or " followed by " in text or " + " in text:
         for match in _CODE_THEN_BUTTON.finditer(text):

@@ -18,6 +18,7 @@ from pandora_memory.secrets.heads import find_heads
 from pandora_memory.secrets.jwt_claims import classify_jwt
 from pandora_memory.secrets.kubernetes import KUBERNETES_NEEDLES, kubernetes_secrets
 from pandora_memory.secrets.lexicon import NON_SECRET_SUFFIXES
+from pandora_memory.secrets.providers import BASE64_40, aws_secret_shaped
 from pandora_memory.secrets.user_pairs import (
     ACCOUNT_WORD_NEEDLES,
     EMAIL_NEEDLES,
@@ -214,15 +215,14 @@ def plus_login(text: str) -> Iterator[Candidate]:
 
 # An AWS secret key's shape (forty base64 characters with a / or +) in a message about AWS, wherever it
 # stands: "Q8v6aNC0NI7qFJpj/pkIlMPoM+Ci1VbclldmxpP7 <- in khat e dovom e note, avali AKIA shoroo mishe".
-_AWS_SECRET_SHAPE = re.compile(r"(?<![A-Za-z0-9/+])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])")
+_AWS_SECRET_SHAPE = re.compile(BASE64_40)
 
 
 def aws_secret_shapes(text: str) -> Iterator[Candidate]:
     for match in _AWS_SECRET_SHAPE.finditer(text):
-        value = match.group()
-        mixed = value.lower() != value != value.upper()
-        if ("/" in value or "+" in value) and has_digit(value) and mixed and not is_dismissed(value):
-            yield Candidate("aws_secret_key", *match.span(), "aws-secret-key-shape", PRIORITY)
+        value = match.group("secret")
+        if ("/" in value or "+" in value) and aws_secret_shaped(value) and not is_dismissed(value):
+            yield Candidate("aws_secret_key", *match.span("secret"), "aws-secret-key-shape", PRIORITY)
 
 
 # An authenticator's setup key as apps show it: base32 in groups of four ("svbx fa4l kb7x sn6k o2t3"),

@@ -147,6 +147,8 @@ class PeopleRules:
     not_lowercase_names: frozenset[str]
     contacted_name: re.Pattern[str]
     not_contacted_names: frozenset[str]
+    contacted_thing_endings: tuple[str, ...]
+    contacted_name_endings_in_s: tuple[str, ...]
     subject_weight: float
     subject_reach: int
 
@@ -367,6 +369,8 @@ def _people_rules(table: Mapping[str, Any]) -> PeopleRules:
         not_lowercase_names=frozenset(table["not_lowercase_names"]),
         contacted_name=contacted_name_pattern(table["contact_verbs"], table["contacted_then"]),
         not_contacted_names=frozenset(table["not_contacted_names"]),
+        contacted_thing_endings=tuple(table["contacted_thing_endings"]),
+        contacted_name_endings_in_s=tuple(table["contacted_name_endings_in_s"]),
         subject_weight=float(table["subject_weight"]),
         subject_reach=int(table["subject_reach"]),
     )

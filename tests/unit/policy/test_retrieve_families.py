@@ -18,6 +18,7 @@ def _decide(message: str, namespace: str = "real_life") -> tuple[bool, list[str]
         "Thornwick would never abandon the order, right? not after the siege",
     ],
 )
+@pytest.mark.usefixtures("rules_only_lookup")  # the counts lean on "siege", "word for word"
 def test_a_continuity_ask_about_the_canon_retrieves_in_the_au(message: str) -> None:
     retrieve, rules = _decide(message, "au")
     assert retrieve
@@ -200,3 +201,25 @@ def test_asking_whether_the_fix_is_live_during_the_fix_retrieves() -> None:
     assert should_auto_retrieve_memory(
         "is the fix live", namespace="real_life", current_task=task
     ).should_retrieve
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "ano ulit yung sinabi ko tungkol sa budget natin?",
+        "balikan natin yung pitch deck",
+        "tuloy mo yung kwento ni ana",
+        "nasaan na tayo sa permit ng food stall",
+        "hindi pa ako nakakabayad sa landlord, magkano ulit?",
+    ],
+)
+def test_taglish_pointers_at_the_users_own_affairs_retrieve(message: str) -> None:
+    assert _decide(message)[0]
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["ano ang capital ng australia?", "paano mag-compute ng percentage", "haha grabe ang init ngayon"],
+)
+def test_taglish_questions_about_the_world_skip(message: str) -> None:
+    assert not _decide(message)[0]

@@ -224,6 +224,7 @@ class CandidateRules:
     learned_smoothing: float
     learned_type_weight: float
     learned_type_min_probability: float
+    learned_type_without_evidence: float
     learned_type_counts: str
     learned_sensitive_probability: float
     learned_sensitivity_counts: str
@@ -574,6 +575,7 @@ def candidate_rules() -> CandidateRules:
         learned_smoothing=float(table["learned_smoothing"]),
         learned_type_weight=float(table["learned_type_weight"]),
         learned_type_min_probability=float(table["learned_type_min_probability"]),
+        learned_type_without_evidence=float(table["learned_type_without_evidence"]),
         learned_type_counts=str(table["learned_type_counts"]),
         learned_sensitive_probability=float(table["learned_sensitive_probability"]),
         learned_sensitivity_counts=str(table["learned_sensitivity_counts"]),

@@ -130,6 +130,12 @@ class LearnedWords:
         total = sum(exps.values())
         return {label: value / total for label, value in exps.items()}
 
+    def known_share(self, text: str) -> float:
+        """The share of the text's words the counts know: little says a text is beyond them (another
+        language), whatever its probabilities."""
+        words = _WORD.findall(text.lower())
+        return sum(word in self.vocabulary for word in words) / len(words) if words else 0.0
+
     def telling_words(self, text: str, namespace: str, chosen: str, other: str) -> list[str]:
         """The turn's words that most favour `chosen` over `other`, for the reason."""
         favoured, against = self.log_word[self._index(chosen)], self.log_word[self._index(other)]
@@ -171,14 +177,22 @@ def from_counts(raw: Mapping[str, Any], smoothing: float) -> LearnedWords:
 
 
 def choose(
-    ranked: Sequence[tuple[str, float]], probabilities: Mapping[str, float], weight: float
+    ranked: Sequence[tuple[str, float]],
+    probabilities: Mapping[str, float],
+    weight: float,
+    without_evidence: float,
 ) -> str | None:
-    """The label with evidence that scores highest once its learned probability is added; None when
-    fewer than two labels have evidence and a probability (nothing to choose)."""
-    contenders = [(label, score) for label, score in ranked if score > 0 and label in probabilities]
-    if len(contenders) < 2:
+    """The contender that scores highest once `weight` times its probability among the contenders is
+    added. Contenders are the labels with evidence, and any label the words alone make at least
+    `without_evidence` likely; None when there are fewer than two (nothing to choose)."""
+    scores = {label: score for label, score in ranked if score > 0 and label in probabilities}
+    for label, probability in probabilities.items():
+        if label not in scores and probability >= without_evidence:
+            scores[label] = 0.0
+    if len(scores) < 2:
         return None
-    return max(contenders, key=lambda item: item[1] + weight * probabilities[item[0]])[0]
+    total = sum(probabilities[label] for label in scores)
+    return max(scores, key=lambda label: scores[label] + weight * probabilities[label] / total)
 
 
 def main(argv: Sequence[str]) -> int:

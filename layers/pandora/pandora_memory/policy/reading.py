@@ -239,13 +239,19 @@ def _gather(
 def _learned_choice(
     ranked: Sequence[tuple[MemoryType, float]], words: str, namespace: Namespace, rules: CandidateRules
 ) -> MemoryType | None:
-    # Fiction has one type of its own (au_canon) and the writing's: the rules tell them apart.
-    contenders = [kind.value for kind, score in ranked if score > 0]
-    if namespace is not Namespace.REAL_LIFE or len(contenders) < 2:
+    # Fiction has one type of its own (au_canon) and the writing's: the rules tell them apart. A
+    # real-life memory is never au_canon, so the probabilities are among the other types.
+    if namespace is not Namespace.REAL_LIFE:
         return None
     counts = learned_words("types", rules.learned_smoothing)
-    probabilities = counts.probabilities(words, namespace.value, contenders)
-    chosen = choose([(kind.value, score) for kind, score in ranked], probabilities, rules.learned_type_weight)
+    real_life_types = [label for label in counts.labels if label != MemoryType.AU_CANON.value]
+    probabilities = counts.probabilities(words, namespace.value, real_life_types)
+    chosen = choose(
+        [(kind.value, score) for kind, score in ranked],
+        probabilities,
+        rules.learned_type_weight,
+        rules.learned_type_without_evidence,
+    )
     if chosen is None or probabilities[chosen] < rules.learned_type_min_probability:
         return None  # the words do not clearly say which
     return MemoryType(chosen)
@@ -360,7 +366,7 @@ def _conclude(
         reading.cite(RULE_FALLBACK_TYPE, note=f"only commitment cues; filed as {best_type.value}")
     elif chosen:
         reading.cite(RULE_CHOSEN, note=f"user chose the assistant's proposal; filed as {best_type.value}")
-    basis = "the user's choice" if chosen else "commitment alone"
+    basis = "the user's choice" if chosen else "the learned words" if learned else "commitment alone"
     for prefix, rule in memory_types.TRANSFER_RULES:
         if any(cue.startswith(prefix) for cue in type_cues):
             reading.cite(rule)

@@ -6,6 +6,8 @@ talk and a disclaimer ("not about anything of mine") subtract, and the total is 
 threshold. The reason names every rule and cue.
 """
 
+import math
+
 from pandora_memory.namespaces import Namespace
 from pandora_memory.policy.learned_words import RETRIEVE, SKIP, learned_words, retrieve_text
 from pandora_memory.policy.models import RetrievalMode, RetrieveDecision
@@ -18,6 +20,8 @@ from pandora_memory.policy.rules import policy_version
 # Turns that ask to go on are best served by the context pack (open loops, recent decisions) unless
 # they also name something specific to search for.
 _CONTEXT_PACK_FAMILIES = ("continuation", "open_loop")
+# The counts' probabilities reach 0 and 1 in floating point: their log-odds are taken a step inside.
+_SUREST = 1e-12
 
 
 def _retrieval_mode(reading: MessageReading) -> RetrievalMode:
@@ -37,6 +41,11 @@ def _reason(
     )
 
 
+def _log_odds(probability: float) -> float:
+    bounded = min(max(probability, _SUREST), 1.0 - _SUREST)
+    return math.log(bounded / (1.0 - bounded))
+
+
 def _learned_nudge(
     fired: list[Contribution],
     user_message: str,
@@ -44,32 +53,34 @@ def _learned_nudge(
     namespace: Namespace,
     rules: RetrieveRules,
 ) -> Contribution | None:
-    """Settles a score within one step of the threshold by the learned word counts (rules.toml): lifted
-    only where the rules saw more than one cue and penalised none, never lowered where a name fired.
+    """The learned word counts' say on a score near the threshold (rules.toml), where it carries the
+    score across: lifted only where the rules saw a cue and penalised none, never lowered where a name
+    or a cue that retrieves on its own fired, not at all where the counts know too few of the words.
     The counts are read only for a score they may settle."""
     weights = rules.weights
-    step, score = weights["learned"], sum(c.weight for c in fired)
-    below = rules.threshold - step <= score < rules.threshold
-    above = rules.threshold <= score < rules.threshold + step
-    if below:
-        liftable = sum(1 for c in fired if c.weight > 0) >= 2 and all(c.weight >= 0 for c in fired)
-        if not liftable:
+    lift, lower, score = weights["learned_lift"], weights["learned_lower"], sum(c.weight for c in fired)
+    if score < rules.threshold:
+        liftable = any(c.weight > 0 for c in fired) and all(c.weight >= 0 for c in fired)
+        if score < rules.threshold - lift or not liftable:
             return None
-    elif not above or any(c.rule == "named_entity" for c in fired):
+    elif (
+        score >= rules.threshold + lower
+        or any(c.rule == "named_entity" for c in fired)
+        or any(c.weight >= rules.threshold for c in fired)
+    ):
         return None
     text = retrieve_text(user_message, current_task)
     counts = learned_words("retrieve", weights["learned_smoothing"])
+    if counts.known_share(text) < weights["learned_min_known"]:
+        return None
     likely = counts.probabilities(text, namespace.value, (RETRIEVE, SKIP))[RETRIEVE]
-    sure = weights["learned_probability"]
-    if below and likely >= sure:
-        return Contribution(
-            "learned_words", step, tuple(counts.telling_words(text, namespace.value, RETRIEVE, SKIP))
-        )
-    if above and likely <= 1 - sure:
-        return Contribution(
-            "learned_words", -step, tuple(counts.telling_words(text, namespace.value, SKIP, RETRIEVE))
-        )
-    return None
+    nudge = max(-lower, min(lift, weights["learned_log_odds"] * _log_odds(likely)))
+    if (score + nudge >= rules.threshold) == (score >= rules.threshold):
+        return None
+    favoured, other = (RETRIEVE, SKIP) if nudge > 0 else (SKIP, RETRIEVE)
+    return Contribution(
+        "learned_words", nudge, tuple(counts.telling_words(text, namespace.value, favoured, other))
+    )
 
 
 def should_auto_retrieve_memory(

@@ -220,6 +220,16 @@ def test_refusing_a_proposal_accepts_nothing_from_it() -> None:
     assert accepted.should_create_candidate, accepted.reason
 
 
+def test_sending_the_drafted_message_accepts_it_and_refusing_to_send_it_does_not() -> None:
+    reply = 'You could reply: "Happy to swap the 12th if we swap back on the 26th, so the kids get both."'
+    for sent in ("sent it like that", "sent it as is", "she said ok, swapped"):
+        decision = should_auto_create_memory_candidate(sent, reply, namespace="real_life")
+        assert decision.should_create_candidate, decision.reason
+        assert "candidate.assistant.accepted" in decision.rules
+    refused = should_auto_create_memory_candidate("no dont send that, ill think about it", reply)
+    assert refused.status is CandidateStatus.NOT_CANDIDATE, refused.reason
+
+
 def test_a_fiction_only_cue_does_not_stop_a_real_life_yes_from_accepting() -> None:
     # "always" is an au_canon cue as well; a real-life turn cannot be canon, so it is no evidence
     # of the user's own that would make the reply unneeded.
@@ -719,6 +729,32 @@ def test_a_number_named_as_a_personal_documents_is_private_without_my(message: s
     assert decision.status is CandidateStatus.CANDIDATE, decision.reason
     assert decision.sensitivity is Sensitivity.PRIVATE, decision.reason
     assert "identifying number" in decision.reason
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["dani's my physio, she's on thursdays at the sports clinic", "rob's our bookkeeper since the spring"],
+)
+def test_who_someone_is_to_the_user_reads_the_same_contracted(message: str) -> None:
+    decision = _decide(message)
+    assert decision.memory_type is MemoryType.RELATIONSHIP_LOOP, decision.reason
+    assert "'is my" in decision.reason or "'is our" in decision.reason
+
+
+@pytest.mark.parametrize(
+    ("message", "memory_type"),
+    [
+        ("waitin on the council tae send the parking permit", MemoryType.OPEN_LOOP),
+        ("the club found out about my drink driving conviction, the committee meets friday", MemoryType.RISK),
+        ("put 200 on betway again last night, down 900 this month", MemoryType.RISK),
+    ],
+)
+def test_dropped_gs_criminal_records_and_betting_sites_are_read(
+    message: str, memory_type: MemoryType
+) -> None:
+    decision = _decide(message)
+    assert decision.status is CandidateStatus.CANDIDATE, decision.reason
+    assert decision.memory_type is memory_type, decision.reason
 
 
 def test_a_build_number_is_no_identifying_number() -> None:

@@ -250,6 +250,8 @@ FOUND_IN_MORE_LANGUAGES_AND_FORMS = [
     ("دکان کی تجوری کا کوڈ 550172 ہے", "550172"),
     ("নগদ এর পিন ৪৪১৯, ভুলে যাবো না", "৪৪১৯"),
     ("আমার ইমেইলের পাসওয়ার্ড হলো dhaka_rain77, এটা কি দুর্বল?", "dhaka_rain77"),
+    # Quebec French says NIP for a card's PIN.
+    ("mon NIP de carte de crédit c'est 3317, je l'oublie tout le temps", "3317"),
 ]
 
 
@@ -295,6 +297,8 @@ LOOKALIKES_THAT_STAY = [
     "kra pin ya supplier ni P051234567X, ni sahihi format?",
     "আমাদের পাসওয়ার্ড পলিসি: কমপক্ষে ৮ অক্ষর, একটা সংখ্যা আর একটা সিম্বল লাগবে",
     "میں نے ایزی پیسہ کا پن ری سیٹ کر دیا ہے، اب نیا پن کیسے بناؤں؟",
+    "faktura dla: Studio Lipa, ul. Długa 12, 00-238 Warszawa, NIP 7010234458",
+    "the alarm on the ward went off at 0300 and nobody came for ten minutes",
 ]
 
 

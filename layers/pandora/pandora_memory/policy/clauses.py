@@ -99,6 +99,9 @@ def without_quotes(text: str) -> str:
 
 
 _PLACEHOLDER = '"…"'
+# Words before which a name's contracted 's reads as "is", and words whose 's is "is" already read.
+_OWN = frozenset({"my", "our"})
+_NOT_NAMES = frozenset({"it's", "that's", "this's", "there's", "here's", "what's", "who's", "he's", "she's"})
 # The colon that ends a request lead, before a line break or on the same line.
 _PASTE_LEAD = re.compile(r":[\n ]")
 _PUNCTUATION = re.compile(r"[^\w\s]")
@@ -193,6 +196,8 @@ def read_clause(text: str, rules: CandidateRules, *, ends_question: bool | None 
     spelling = respelling()
     if spelling.needed(tokens):
         tokens, lowered = spelling.tokens(tokens), spelling.text(lowered)
+    if "'s my " in lowered or "'s our " in lowered:
+        tokens = _with_is_spelled_out(tokens)
     skipped = rules.statement.intensifiers
     if not skipped.isdisjoint(tokens):
         tokens = [token for token in tokens if token not in skipped]
@@ -214,6 +219,19 @@ def read_clause(text: str, rules: CandidateRules, *, ends_question: bool | None 
         hits = _without_words_of(hits, UNCERTAINTY)
     shapes = token_shapes(text, lowered, tokens, rules.shapes.top_level_domains)
     return Clause(text, lowered, tuple(tokens), hits, mood, shapes, label)
+
+
+def _with_is_spelled_out(tokens: Sequence[str]) -> list[str]:
+    """ "moira's my accountant" as "moira is my accountant": before "my" or "our", a name's 's is "is"
+    (a possessive would be "moira's accountant")."""
+    spelled: list[str] = []
+    for index, token in enumerate(tokens):
+        following = tokens[index + 1] if index + 1 < len(tokens) else ""
+        if following in _OWN and token.endswith("'s") and len(token) > 2 and token not in _NOT_NAMES:
+            spelled.extend((token[:-2], "is"))
+        else:
+            spelled.append(token)
+    return spelled
 
 
 def hits_by_family(clauses: Iterable[Clause]) -> dict[str, list[Hit]]:

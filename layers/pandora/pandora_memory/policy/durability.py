@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pandora_memory.policy.candidate_rules import (
     ACCEPTANCE,
     ASSISTANT_OFFER,
+    CHOICE,
     COMMITMENT,
     CONFIRMATION,
     CORRECTION,
@@ -163,7 +164,8 @@ def assess_user(
         picks = rules.option_pick_with_words.match(" ".join(c.text for c in clauses)) is not None
     if picks:  # "ok option 2 then": the words of a pick say nothing of what was picked
         evidence = ()
-    accepts = (ACCEPTANCE in hits or picks) and REJECTION not in hits and short
+    # A short choice accepts on its own ("sent it like that", "going with that one").
+    accepts = (ACCEPTANCE in hits or CHOICE in hits or picks) and REJECTION not in hits and short
     return Durability(
         evidence=evidence,
         vetoed=False,

@@ -91,6 +91,11 @@ HEAD_FAMILIES: dict[str, str] = {
     # A mobile or telephone banking PIN, and the shared front door of a Korean apartment block, which
     # opens on a number alone ("공동현관 #8676").
     **dict.fromkeys(("mpin", "tpin", "공동현관"), "pin"),
+    # Quebec French names a PIN "NIP" (numéro d'identification personnel); alone, "NIP" is the Polish
+    # tax number, which is no secret.
+    **dict.fromkeys(
+        ("mon nip", "ton nip", "son nip", "votre nip", "notre nip", "le nip", "nip de carte"), "pin"
+    ),
     # Korean says "door-lock number" for a door code: the number word alone names nothing.
     **dict.fromkeys(("도어락 번호", "현관 번호", "현관문 번호", "공동현관 번호", "pin 번호"), "pin"),
     # ...and a code by what it opens: "경보기 코드 4821" (the alarm code).

@@ -167,6 +167,11 @@ _COPULAS = frozenset(
     {"is", "was", "c'est", "c’est", "est", ":", "=", "->", "→", "είναι", "ist", "es", "è", "é", "är", "er"}
     | {"on", "là", "adalah", "jest", "je", "это", "—", "ni"}
 )
+# A four-digit time of day ("0300", "2145") after a word that times something: a time, not a code.
+_CLOCK = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
+_TIME_LEADS = frozenset(
+    {"at", "by", "until", "till", "til", "around", "before", "after", "@", "um", "à", "às"}
+)
 _YEAR_LEADS = frozenset({"in", "since", "from", "until", "of", "year", "en", "depuis", "année", "au", "de"})
 # Versions, domains and file names; names of variables and placeholders ("MOT_DE_PASSE"); words joined
 # by hyphens or dots ("junior-level", "sophie.tricote").
@@ -236,6 +241,10 @@ def _digit_code(text: str, match: re.Match[str]) -> bool:
         return False  # "ticket #55120", "order no. 4471": a number of something, not a code
     if not _typed_like_a_code(value.strip("#*")):
         return False
+    if _CLOCK.fullmatch(value):
+        lead = text[max(0, match.start() - 8) : match.start()].lower().split()
+        if lead and lead[-1] in _TIME_LEADS:
+            return False  # "the alarm went off at 0300": a time of day
     if value[-1] in "#*":
         return True  # typed on a keypad ("1953*"), not a year
     if YEAR.fullmatch(value):

@@ -25,7 +25,7 @@ help:
 	@echo "make security   checkov on template.yaml and its SAM transform (skips and reasons: .checkov.yaml)"
 	@echo "make bench      run the benchmarks under bench/ and write docs/benchmarks.md"
 	@echo "make openapi    regenerate the GPT Action schema (SERVER_URL=... or the deployed stack's ApiUrl)"
-	@echo "make learned-words  recount the labeled turns behind the learned type and review choices"
+	@echo "make learned-words  recount the labeled turns behind the learned choices"
 
 $(STAMP): pyproject.toml constraints.txt
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' || \
@@ -94,7 +94,7 @@ POLICY_DIR := layers/pandora/pandora_memory/policy
 LABELED_TURNS := tests/data/labeled_turns.jsonl
 learned-words: install
 	@for table in types:type_words:learned_type_counts sensitivity:sensitivity_words:learned_sensitivity_counts \
-			retrieve:retrieve_words:learned_counts; do \
+			retrieve:retrieve_words:learned_counts candidate:candidate_words:learned_candidate_counts; do \
 		IFS=: read -r name file key <<< "$$table"; \
 		$(BIN)/python -m pandora_memory.policy.learned_words $$name $(LABELED_TURNS) > $(POLICY_DIR)/$$file.json || exit 1; \
 		digest=$$(sha256sum $(POLICY_DIR)/$$file.json | cut -c1-16); \

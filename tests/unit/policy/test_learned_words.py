@@ -43,6 +43,7 @@ def test_rules_name_the_counts_they_were_tuned_with() -> None:
         ("types", rules.learned_type_counts),
         ("sensitivity", rules.learned_sensitivity_counts),
         ("retrieve", section("retrieve")["learned_counts"]),
+        ("candidate", rules.learned_candidate_counts),
     ):
         digest = hashlib.sha256(_counts_text(table).encode("utf-8")).hexdigest()[:16]
         assert named == digest, f"new {table} counts: make learned-words"
@@ -202,9 +203,44 @@ def test_ordinary_work_facts_need_no_review_from_the_learned_words(message: str)
     assert "candidate.review.learned_sensitive" not in decision.rules
 
 
-def test_learned_words_never_make_a_candidate() -> None:
-    for message in ("lol", "what's the capital of canada", "thanks, that's great"):
+def test_learned_words_never_make_a_candidate_of_chat_questions_or_thanks() -> None:
+    for message in ("lol", "what's the capital of canada", "thanks, that's great", "dinner ideas pls"):
         assert not should_auto_create_memory_candidate(message, namespace="real_life").should_create_candidate
+
+
+@pytest.mark.parametrize(
+    ("message", "memory_type"),
+    [
+        (
+            "marco's been with me 4 yrs, he basically runs the kitchen. i trust him more than anyone",
+            MemoryType.RELATIONSHIP_LOOP,
+        ),
+        ("the spring push is weddings. want 15 booked by easter", MemoryType.BUSINESS_PRIORITY),
+    ],
+)
+def test_a_plain_statement_a_little_short_is_lifted_when_it_reads_like_a_memory(
+    message: str, memory_type: MemoryType
+) -> None:
+    decision = should_auto_create_memory_candidate(message, namespace="real_life")
+
+    assert decision.should_create_candidate, decision.reason
+    assert decision.memory_type is memory_type, decision.reason
+    assert "candidate.learned_lift" in decision.rules
+    assert "reads like turns labeled as memories (" in decision.reason
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "maybe marco runs the kitchen now, not sure yet",
+        "does marco run the kitchen these days?",
+        "marco's been with me 4 yrs, he basically runs the kitchen. jk, he left in may",
+    ],
+)
+def test_a_hedged_asked_or_taken_back_statement_is_never_lifted(message: str) -> None:
+    decision = should_auto_create_memory_candidate(message, namespace="real_life")
+
+    assert "candidate.learned_lift" not in decision.rules, decision.reason
 
 
 def test_a_lookup_a_step_below_the_threshold_is_settled_by_the_learned_words() -> None:

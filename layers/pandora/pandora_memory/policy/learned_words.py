@@ -5,11 +5,13 @@
 - `sensitivity`: whether a turn reads like the ones labeled high or private, so that a candidate the
   rules found ordinary still waits for review. Counted over every labeled capture turn.
 - `retrieve`: whether a message reads like the ones labeled as needing the user's memory, to settle a
-  score within a step of the threshold. Counted over every labeled lookup turn.
+  score near the threshold. Counted over every labeled lookup turn.
+- `candidate`: whether a turn reads like the ones labeled as holding a memory, to lift a plain
+  statement a little short of the threshold. Counted over every labeled capture turn.
 
 Each table is naive Bayes over lower-cased words, adjacent word pairs and the namespace, with
 add-`smoothing` counts; only features seen at least `min_count` times are kept. Probabilities are
-computed among the labels asked about. Nothing here makes a turn a candidate or keeps one from review.
+computed among the labels asked about. Nothing here keeps a candidate from review.
 The counts are regenerated from the labeled turns with
 `python -m pandora_memory.policy.learned_words TABLE TURNS.jsonl` (tests check they match).
 """
@@ -30,6 +32,7 @@ from typing import Any
 Turn = Mapping[str, Any]
 _WORD = re.compile(r"[a-z][a-z']+|\d+")
 SENSITIVE, ORDINARY = "sensitive", "ordinary"
+CANDIDATE, NOT_CANDIDATE = "candidate", "not_candidate"
 RETRIEVE, SKIP = "retrieve", "skip"
 MIN_COUNT = 5
 
@@ -51,11 +54,18 @@ def _sensitivity_label(turn: Turn) -> str | None:
     return SENSITIVE if turn.get("sensitivity") in ("high", "private") else ORDINARY
 
 
+def _candidate_label(turn: Turn) -> str | None:
+    if "should_create_candidate" not in turn:
+        return None
+    return CANDIDATE if turn["should_create_candidate"] else NOT_CANDIDATE
+
+
 # Table name -> (counts file, label of a labeled turn or None to leave it out).
 TABLES: dict[str, tuple[str, Callable[[Turn], str | None]]] = {
     "types": ("type_words.json", _type_label),
     "sensitivity": ("sensitivity_words.json", _sensitivity_label),
     "retrieve": ("retrieve_words.json", _retrieve_label),
+    "candidate": ("candidate_words.json", _candidate_label),
 }
 
 
@@ -129,6 +139,17 @@ class LearnedWords:
         exps = {label: math.exp(score - top) for label, score in scores.items()}
         total = sum(exps.values())
         return {label: value / total for label, value in exps.items()}
+
+    def log_odds(self, text: str, namespace: str, label: str, other: str) -> float:
+        """log(P(label) / P(other)) given the words: exact where the probabilities round to 0 or 1."""
+        known = features(text, namespace) & self.vocabulary
+        first, second = self._index(label), self._index(other)
+        return (
+            self.log_prior[first]
+            - self.log_prior[second]
+            + sum(map(self.log_word[first].__getitem__, known))
+            - sum(map(self.log_word[second].__getitem__, known))
+        )
 
     def known_share(self, text: str) -> float:
         """The share of the text's words the counts know: little says a text is beyond them (another

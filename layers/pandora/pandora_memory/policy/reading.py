@@ -20,7 +20,7 @@ from pandora_memory.policy.candidate_rules import (
     CandidateRules,
 )
 from pandora_memory.policy.clauses import Clause, Mood, hits_by_family, read_text
-from pandora_memory.policy.learned_words import choose, learned_words
+from pandora_memory.policy.learned_words import CANDIDATE, NOT_CANDIDATE, choose, learned_words
 from pandora_memory.policy.lexicon import Hit
 from pandora_memory.policy.memory_types import RULE_ID_BY_TYPE, TypeEvidence
 from pandora_memory.policy.models import MemoryType
@@ -35,6 +35,7 @@ RULE_FALLBACK_TYPE = "candidate.type.fallback"
 RULE_CHOSEN = "candidate.assistant.chosen"
 RULE_THANKED = "candidate.assistant.thanked"
 RULE_LEARNED_TYPE = "candidate.type.learned"
+RULE_LEARNED_CANDIDATE = "candidate.learned_lift"
 _PRIVATE = SENSITIVITY_FAMILIES["private"]
 
 
@@ -257,6 +258,40 @@ def _learned_choice(
     return MemoryType(chosen)
 
 
+def _learned_lift(
+    reading: Reading,
+    verdict: durability.Durability,
+    momentary: bool,
+    short_by: float,
+    words: str,
+    namespace: Namespace,
+    rules: CandidateRules,
+) -> MemoryType | None:
+    """A plain statement (the rules' own reading) a little short of the threshold is a candidate when
+    it reads like the turns labeled as holding a memory: the candidate counts add
+    `learned_candidate_log_odds` times their log-odds, at most `learned_candidate_lift` (rules.toml).
+    Not where anything was taken back, hedged, asked, refused or of the moment, nor where the reply was
+    set aside. The type is the rules' where they saw one, else the one the type counts make likeliest.
+    Returns that type, or None."""
+    reach = rules.learned_candidate_lift
+    if short_by > reach or verdict.rules or momentary:
+        return None
+    if RULE_ASSISTANT_IGNORED in reading.rules or RULE_THANKED in reading.rules:
+        return None
+    counts = learned_words("candidate", rules.learned_smoothing)
+    log_odds = counts.log_odds(words, namespace.value, CANDIDATE, NOT_CANDIDATE)
+    if min(reach, rules.learned_candidate_log_odds * log_odds) < short_by:
+        return None
+    telling = counts.telling_words(words, namespace.value, CANDIDATE, NOT_CANDIDATE)
+    reading.cite(RULE_LEARNED_CANDIDATE, telling, f"reads like turns labeled as memories ({quoted(telling)})")
+    if namespace is not Namespace.REAL_LIFE:
+        return rules.fallback_type[namespace.value]
+    types = learned_words("types", rules.learned_smoothing)
+    real_life_types = [label for label in types.labels if label != MemoryType.AU_CANON.value]
+    probabilities = types.probabilities(words, namespace.value, real_life_types)
+    return MemoryType(max(probabilities, key=probabilities.__getitem__))
+
+
 def _proposes(reply: Sequence[Clause], rules: CandidateRules) -> bool:
     """The reply offers something to accept: a question to the user, an idea, an offer, a proposal's words."""
     return any(
@@ -323,9 +358,8 @@ def _conclude(
     penalty, momentary = statement.momentary(user_hits, rules)
     earned = best + gathered.commitment + declarative.score + gathered.bonus if eligible else best
     total = earned - verdict.uncertainty - penalty
-    threshold = rules.threshold
-    if _plain_statement(verdict, penalty, gathered, reading.about_clauses, rules):
-        threshold = rules.plain_statement_threshold
+    plain = _plain_statement(verdict, penalty, gathered, reading.about_clauses, rules)
+    threshold = rules.plain_statement_threshold if plain else rules.threshold
     if chosen:  # the choice itself is the memory: it reaches the threshold, no further
         total = max(total, threshold)
     if momentary:
@@ -333,6 +367,14 @@ def _conclude(
     reading.summary_clauses = gathered.summary_clauses
     base_logit = _logit(rules.confidence_at_threshold)
 
+    lifted = None
+    if plain and (total < threshold or not eligible) and (total > 0.0 or verdict.evidence):
+        lifted = _learned_lift(reading, verdict, bool(momentary), threshold - total, words, namespace, rules)
+    typed_by_counts = lifted is not None and best <= 0.0
+    if lifted is not None:
+        total, eligible = threshold, True
+        if typed_by_counts:
+            best_type = lifted
     if total < threshold or not eligible:
         reading.confidence = _sigmoid(base_logit + rules.confidence_slope * (threshold - total))
         if total <= 0.0 and not verdict.evidence:
@@ -366,7 +408,8 @@ def _conclude(
         reading.cite(RULE_FALLBACK_TYPE, note=f"only commitment cues; filed as {best_type.value}")
     elif chosen:
         reading.cite(RULE_CHOSEN, note=f"user chose the assistant's proposal; filed as {best_type.value}")
-    basis = "the user's choice" if chosen else "the learned words" if learned else "commitment alone"
+    by_counts = learned or typed_by_counts
+    basis = "the user's choice" if chosen else "the learned words" if by_counts else "commitment alone"
     for prefix, rule in memory_types.TRANSFER_RULES:
         if any(cue.startswith(prefix) for cue in type_cues):
             reading.cite(rule)

@@ -6,8 +6,6 @@ talk and a disclaimer ("not about anything of mine") subtract, and the total is 
 threshold. The reason names every rule and cue.
 """
 
-import math
-
 from pandora_memory.namespaces import Namespace
 from pandora_memory.policy.learned_words import RETRIEVE, SKIP, learned_words, retrieve_text
 from pandora_memory.policy.models import RetrievalMode, RetrieveDecision
@@ -20,8 +18,6 @@ from pandora_memory.policy.rules import policy_version
 # Turns that ask to go on are best served by the context pack (open loops, recent decisions) unless
 # they also name something specific to search for.
 _CONTEXT_PACK_FAMILIES = ("continuation", "open_loop")
-# The counts' probabilities reach 0 and 1 in floating point: their log-odds are taken a step inside.
-_SUREST = 1e-12
 
 
 def _retrieval_mode(reading: MessageReading) -> RetrievalMode:
@@ -39,11 +35,6 @@ def _reason(
     return (
         f"{verdict}: {positive}{negative}; score {score:.2f} {comparison} {threshold:.2f}; {choice.explain()}"
     )
-
-
-def _log_odds(probability: float) -> float:
-    bounded = min(max(probability, _SUREST), 1.0 - _SUREST)
-    return math.log(bounded / (1.0 - bounded))
 
 
 def _learned_nudge(
@@ -73,8 +64,8 @@ def _learned_nudge(
     counts = learned_words("retrieve", weights["learned_smoothing"])
     if counts.known_share(text) < weights["learned_min_known"]:
         return None
-    likely = counts.probabilities(text, namespace.value, (RETRIEVE, SKIP))[RETRIEVE]
-    nudge = max(-lower, min(lift, weights["learned_log_odds"] * _log_odds(likely)))
+    log_odds = counts.log_odds(text, namespace.value, RETRIEVE, SKIP)
+    nudge = max(-lower, min(lift, weights["learned_log_odds"] * log_odds))
     if (score + nudge >= rules.threshold) == (score >= rules.threshold):
         return None
     favoured, other = (RETRIEVE, SKIP) if nudge > 0 else (SKIP, RETRIEVE)

@@ -86,6 +86,7 @@ def test_short_oblique_messages_retrieve(message: str, namespace: str) -> None:
     assert should_auto_retrieve_memory(message, namespace=namespace).should_retrieve
 
 
+@pytest.mark.usefixtures("rules_only_lookup")  # the counts read "the export is slow" as the user's own
 def test_current_task_tips_a_borderline_message() -> None:
     alone = should_auto_retrieve_memory("the export is slow", namespace="real_life")
     in_task = should_auto_retrieve_memory(

@@ -722,6 +722,7 @@ def test_a_home_and_an_identifying_number_stated_as_the_users_are_a_private_reco
         "passport no. K48213907 expires next june, need it for the visa form",
         "tax id 482-19-3307 goes on the invoice template",
         "the nursing board reg no. is RN20481173, renewal is due in march",
+        "my uscis receipt number is MSC2291847730, save it for the status page",
     ],
 )
 def test_a_number_named_as_a_personal_documents_is_private_without_my(message: str) -> None:

@@ -244,9 +244,7 @@ def _learned_choice(
     # real-life memory is never au_canon, so the probabilities are among the other types.
     if namespace is not Namespace.REAL_LIFE:
         return None
-    counts = learned_words("types", rules.learned_smoothing)
-    real_life_types = [label for label in counts.labels if label != MemoryType.AU_CANON.value]
-    probabilities = counts.probabilities(words, namespace.value, real_life_types)
+    probabilities = _real_life_type_probabilities(words, rules)
     chosen = choose(
         [(kind.value, score) for kind, score in ranked],
         probabilities,
@@ -258,6 +256,20 @@ def _learned_choice(
     return MemoryType(chosen)
 
 
+def _real_life_type_probabilities(words: str, rules: CandidateRules) -> dict[str, float]:
+    counts = learned_words("types", rules.learned_smoothing)
+    real_life_types = [label for label in counts.labels if label != MemoryType.AU_CANON.value]
+    return counts.probabilities(words, Namespace.REAL_LIFE.value, real_life_types)
+
+
+def _likeliest_type(words: str, namespace: Namespace, rules: CandidateRules) -> MemoryType:
+    """The type of a turn the rules saw no type in: the fiction's own, or the type counts' likeliest."""
+    if namespace is not Namespace.REAL_LIFE:
+        return rules.fallback_type[namespace.value]
+    probabilities = _real_life_type_probabilities(words, rules)
+    return MemoryType(max(probabilities, key=probabilities.__getitem__))
+
+
 def _learned_lift(
     reading: Reading,
     verdict: durability.Durability,
@@ -266,30 +278,24 @@ def _learned_lift(
     words: str,
     namespace: Namespace,
     rules: CandidateRules,
-) -> MemoryType | None:
+) -> bool:
     """A plain statement (the rules' own reading) a little short of the threshold is a candidate when
     it reads like the turns labeled as holding a memory: the candidate counts add
     `learned_candidate_log_odds` times their log-odds, at most `learned_candidate_lift` (rules.toml).
     Not where anything was taken back, hedged, asked, refused or of the moment, nor where the reply was
-    set aside. The type is the rules' where they saw one, else the one the type counts make likeliest.
-    Returns that type, or None."""
+    set aside."""
     reach = rules.learned_candidate_lift
     if short_by > reach or verdict.rules or momentary:
-        return None
+        return False
     if RULE_ASSISTANT_IGNORED in reading.rules or RULE_THANKED in reading.rules:
-        return None
+        return False
     counts = learned_words("candidate", rules.learned_smoothing)
     log_odds = counts.log_odds(words, namespace.value, CANDIDATE, NOT_CANDIDATE)
     if min(reach, rules.learned_candidate_log_odds * log_odds) < short_by:
-        return None
+        return False
     telling = counts.telling_words(words, namespace.value, CANDIDATE, NOT_CANDIDATE)
     reading.cite(RULE_LEARNED_CANDIDATE, telling, f"reads like turns labeled as memories ({quoted(telling)})")
-    if namespace is not Namespace.REAL_LIFE:
-        return rules.fallback_type[namespace.value]
-    types = learned_words("types", rules.learned_smoothing)
-    real_life_types = [label for label in types.labels if label != MemoryType.AU_CANON.value]
-    probabilities = types.probabilities(words, namespace.value, real_life_types)
-    return MemoryType(max(probabilities, key=probabilities.__getitem__))
+    return True
 
 
 def _proposes(reply: Sequence[Clause], rules: CandidateRules) -> bool:
@@ -367,14 +373,18 @@ def _conclude(
     reading.summary_clauses = gathered.summary_clauses
     base_logit = _logit(rules.confidence_at_threshold)
 
-    lifted = None
-    if plain and (total < threshold or not eligible) and (total > 0.0 or verdict.evidence):
-        lifted = _learned_lift(reading, verdict, bool(momentary), threshold - total, words, namespace, rules)
-    typed_by_counts = lifted is not None and best <= 0.0
-    if lifted is not None:
+    lifted = (
+        plain
+        and (total < threshold or not eligible)
+        and (total > 0.0 or bool(verdict.evidence))
+        and _learned_lift(reading, verdict, bool(momentary), threshold - total, words, namespace, rules)
+    )
+    # Lifted without a type of the rules': the one the counts make likeliest.
+    typed_by_counts = lifted and best <= 0.0
+    if lifted:
         total, eligible = threshold, True
         if typed_by_counts:
-            best_type = lifted
+            best_type = _likeliest_type(words, namespace, rules)
     if total < threshold or not eligible:
         reading.confidence = _sigmoid(base_logit + rules.confidence_slope * (threshold - total))
         if total <= 0.0 and not verdict.evidence:
@@ -408,7 +418,7 @@ def _conclude(
         reading.cite(RULE_FALLBACK_TYPE, note=f"only commitment cues; filed as {best_type.value}")
     elif chosen:
         reading.cite(RULE_CHOSEN, note=f"user chose the assistant's proposal; filed as {best_type.value}")
-    by_counts = learned or typed_by_counts
+    by_counts = learned is not None or typed_by_counts
     basis = "the user's choice" if chosen else "the learned words" if by_counts else "commitment alone"
     for prefix, rule in memory_types.TRANSFER_RULES:
         if any(cue.startswith(prefix) for cue in type_cues):

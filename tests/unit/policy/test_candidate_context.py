@@ -758,6 +758,26 @@ def test_dropped_gs_criminal_records_and_betting_sites_are_read(
     assert decision.memory_type is memory_type, decision.reason
 
 
+@pytest.mark.parametrize(
+    "message",
+    [
+        "sold the tesla shares at a realized loss of 2,100, done with single stocks",
+        "the gym membership is 4 months behind, they sent it to collections",
+        "got a final notice from the water company, 380 owing",
+    ],
+)
+def test_losses_arrears_and_final_notices_are_high(message: str) -> None:
+    decision = _decide(message)
+    assert decision.status is CandidateStatus.CANDIDATE, decision.reason
+    assert decision.sensitivity in (Sensitivity.HIGH, Sensitivity.PRIVATE), decision.reason
+    assert decision.requires_review
+
+
+def test_a_chapter_rated_explicit_is_private_in_the_au() -> None:
+    decision = _decide("chapter 12 is the explicit one, posting it rated E with its own warnings", "au")
+    assert decision.sensitivity is Sensitivity.PRIVATE, decision.reason
+
+
 def test_a_build_number_is_no_identifying_number() -> None:
     assert _decide("our build number is 20251130 now").sensitivity is Sensitivity.LOW
 

@@ -186,3 +186,36 @@ def test_woocommerce_keys_and_grouped_app_passwords_and_recovery_keys_are_found(
     text: str, secret: str
 ) -> None:
     assert secret not in redact(text).text
+
+
+def _vercel_like_token() -> str:
+    # Twenty-four mixed letters and digits, as Vercel issued tokens before its prefixes.
+    rng = random.Random(2411)
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+    while True:
+        token = "".join(rng.choice(alphabet) for _ in range(24))
+        if any(ch.isdigit() for ch in token) and not token.islower() and not token.isupper():
+            return token
+
+
+def test_an_unprefixed_vercel_token_in_a_message_about_vercel_is_found() -> None:
+    token = _vercel_like_token()
+    text = f"my teammate sent me this for vercel, no idea where it goes: {token}"
+
+    assert [finding.kind for finding in find_secrets(text)] == ["vercel_token"]
+    assert token not in redact(text).text
+
+
+@pytest.mark.parametrize(
+    "suffix",
+    [
+        "the vercel project is prj_{token}",
+        "vercel deployment dpl_{token} failed again",
+        "https://vercel.com/team/{token}",
+        "the build id is {token} but nobody mentioned the host",
+    ],
+)
+def test_vercel_ids_urls_and_tokens_of_no_named_host_are_not_that_token(suffix: str) -> None:
+    text = suffix.format(token=_vercel_like_token())
+
+    assert "vercel_token" not in [finding.kind for finding in find_secrets(text)]

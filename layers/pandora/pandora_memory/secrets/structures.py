@@ -225,6 +225,19 @@ def aws_secret_shapes(text: str) -> Iterator[Candidate]:
             yield Candidate("aws_secret_key", *match.span("secret"), "aws-secret-key-shape", PRIORITY)
 
 
+# Vercel's tokens without a prefix: twenty-four letters and digits, upper and lower case mixed, in a
+# message about Vercel ("dre sent me this for vercel, what do i even do w it?? xO7ejnXd...").
+_VERCEL_TOKEN_SHAPE = re.compile(r"(?<![\w\-./])[A-Za-z0-9]{24}(?![\w\-./])")
+
+
+def vercel_token_shapes(text: str) -> Iterator[Candidate]:
+    for match in _VERCEL_TOKEN_SHAPE.finditer(text):
+        value = match.group()
+        mixed = not value.islower() and not value.isupper() and sum(ch.isdigit() for ch in value) >= 2
+        if mixed and looks_random(value) and not is_dismissed(value):
+            yield Candidate("vercel_token", *match.span(), "vercel-token-shape", PRIORITY)
+
+
 # An authenticator's setup key as apps show it: base32 in groups of four ("svbx fa4l kb7x sn6k o2t3"),
 # or in one run, after a word that names where it goes.
 _SETUP_KEY = re.compile(
@@ -533,6 +546,7 @@ STRUCTURE_RULES: tuple[StructureRule, ...] = (
     StructureRule(("-",), grouped_keys),
     StructureRule(("licen", "product key", "activation", "serial", "cd key"), licence_keys),
     StructureRule(("aws", "akia"), aws_secret_shapes),
+    StructureRule(("vercel",), vercel_token_shapes),
     StructureRule(
         ("authenticator", "setup key", "totp", "2fa", "mfa", "otp", "two-factor"), authenticator_keys
     ),

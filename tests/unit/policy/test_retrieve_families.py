@@ -182,6 +182,8 @@ LEAN_ON_THE_USERS_RECORD = [
     "the barn conversion idea - remind me what the pros and cons were",
     "is it the same bug or a new one",
     "gaan aan",
+    "riprendiamo da dove eravamo rimasti col capitolo",
+    "wo waren wir stehen geblieben?",
     "how do i follow up with Annelie about the trip we keep postponing",
     "dad had another fall like the one in march",
     "write a note to ilse for the referral, you know the context",

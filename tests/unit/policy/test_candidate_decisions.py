@@ -101,6 +101,7 @@ def test_fiction_facts_are_au_canon_in_the_au_namespace(message: str) -> None:
         "don't save this but I might quit the agency",
         "thx",
         "lol nice",
+        "morning, coffee #2 already",
         "so tired today, ugh",
         "what's 15% of 2,340",
         "i kind of want to move to lisbon and open a surf shop lol. not really",

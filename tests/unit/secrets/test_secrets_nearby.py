@@ -252,6 +252,22 @@ FOUND_IN_MORE_LANGUAGES_AND_FORMS = [
     ("আমার ইমেইলের পাসওয়ার্ড হলো dhaka_rain77, এটা কি দুর্বল?", "dhaka_rain77"),
     # Quebec French says NIP for a card's PIN.
     ("mon NIP de carte de crédit c'est 3317, je l'oublie tout le temps", "3317"),
+    # Turkish inflects "my password", "my PIN" and "my codes"; Vietnamese shortens mật khẩu to mk.
+    ("instagram sifremi degistirdim: Kadikoy.1905! unutmayayim", "Kadikoy.1905!"),
+    ("banka kartı pinim 7714, atm'de hata veriyor", "7714"),
+    ("mk wifi tiệm: banhcuon_2024 nha em", "banhcuon_2024"),
+    # Polish names a safe, a combination and a barrier's code; BLIK is a payment code.
+    ("sejf w archiwum: 12-40-33, nie mow nikomu", "12-40-33"),
+    ("szafka z kluczami, szyfr 4410", "4410"),
+    ("kod do szlabanu przy magazynie to 8080#", "8080#"),
+    ("blik 447 219 na allegro, szybko", "447 219"),
+    # A meeting's host key; Japanese: a host key, and "pass" for the password.
+    ("the zoom host key for the board call is 550912", "550912"),
+    ("ホストキーは 604417 です、共有しないで", "604417"),
+    ("共有アカウントのパスは Kenkyu_2024! です", "Kenkyu_2024!"),
+    # An immobiliser's code, security answers.
+    ("the immobilizer code for the van is 3391, the garage needs it", "3391"),
+    ("my mother's maiden name is Thistlewood, the bank asks for it", "Thistlewood"),
 ]
 
 
@@ -299,6 +315,11 @@ LOOKALIKES_THAT_STAY = [
     "میں نے ایزی پیسہ کا پن ری سیٹ کر دیا ہے، اب نیا پن کیسے بناؤں؟",
     "faktura dla: Studio Lipa, ul. Długa 12, 00-238 Warszawa, NIP 7010234458",
     "the alarm on the ward went off at 0300 and nobody came for ten minutes",
+    "ファイルのパスは /Users/kenji/Documents/report.docx です",
+    "zapłaciłam blikiem za toner, 349 zł",
+    "where do I find the host key in zoom settings?",
+    "indirim kodu YAZ20 sepette çalışmıyor",
+    "my first pet was a hamster called nothing special",
 ]
 
 

@@ -219,3 +219,24 @@ def test_vercel_ids_urls_and_tokens_of_no_named_host_are_not_that_token(suffix: 
     text = suffix.format(token=_vercel_like_token())
 
     assert "vercel_token" not in [finding.kind for finding in find_secrets(text)]
+
+
+def test_a_teams_webhook_and_a_stream_key_are_found() -> None:
+    rng = random.Random(77)
+    hexes = "0123456789abcdef"
+    guid = "-".join("".join(rng.choice(hexes) for _ in range(n)) for n in (8, 4, 4, 4, 12))
+    hook = (
+        f"https://contoso.webhook.office.com/webhookb2/{guid}@{guid}/IncomingWebhook/"
+        f"{''.join(rng.choice(hexes) for _ in range(32))}/{guid}"
+    )
+    key = (
+        "live_"
+        + "".join(rng.choice("0123456789") for _ in range(9))
+        + "_"
+        + "".join(
+            rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789") for _ in range(30)
+        )
+    )
+
+    assert [f.kind for f in find_secrets(f"teams alerts go to {hook} now")] == ["teams_webhook"]
+    assert [f.kind for f in find_secrets(f"obs says invalid key: {key}")] == ["stream_key"]

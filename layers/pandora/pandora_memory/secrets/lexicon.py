@@ -29,6 +29,7 @@ _PASSWORD_HEADS = _words(
     parolă parolei parolele รหัสผ่าน พาสเวิร์ด พาสเวิด rahatphan
     סיסמה סיסמא ססמה סיסמת סיסמאות סיסמתי رمز رمزم رمزش رمزشو رمزمو گذرواژه پسورد پسوردم پسوردش
     ramz ramze ramzam ramzesh ramzamo passwordam passwordesh nenosiri پاسورڈ পাসওয়ার্ড পাসওয়ার্ডটা
+    sifremi sifreyi sifreniz sifreleri mk パス
     """
 ) | {
     "mot de passe",
@@ -50,8 +51,15 @@ _PASSWORD_HEADS = _words(
     "קוד סודי",
     # Answers that stand in for a password on account recovery.
     "security answer",
+    "security answers",
     "secret answer",
     "memorable word",
+    "memorable information",
+    "maiden name",
+    "mother's maiden name",
+    "mothers maiden name",
+    "first pet",
+    "first pet's name",
     "master password",
 }
 # Words for a code that opens something, in the languages of the password words: still qualified
@@ -64,6 +72,7 @@ _CODE_HEADS = _words(
     kode koder koodi koodin koodit mã
     kód kódja kódot kódu kódem kódy كود الكود
     cod codul codului codu รหัส rahat ra-hat קוד הקוד کد کدش cód کوڈ কোড
+    kodlarim kodlarım कोड コード
     """
 )
 # Compounds of "code" that say what they open (German, Dutch): found as "code" inside a word, so
@@ -81,6 +90,8 @@ LOCK_HEADS: frozenset[str] = frozenset(
         *("lockbox", "lock box", "key box", "keybox", "key safe", "keysafe", "key-safe", "keypad"),
         *("bike lock", "padlock", "padlock combo", "locker combo", "lock combo"),
         *("combination lock", "lock combination", "bike lock combo", "combo lock"),
+        # Polish: a safe, a combination; Japanese: a safe's and a padlock's number.
+        *("sejf", "szyfr", "金庫の番号", "南京錠の番号", "金庫番号"),
     }
 )
 LOCK_MIN_DIGITS = 3
@@ -91,6 +102,8 @@ HEAD_FAMILIES: dict[str, str] = {
     # A mobile or telephone banking PIN, and the shared front door of a Korean apartment block, which
     # opens on a number alone ("공동현관 #8676").
     **dict.fromkeys(("mpin", "tpin", "공동현관"), "pin"),
+    # A meeting's host key, a Polish BLIK payment code, Turkish "my PIN".
+    **dict.fromkeys(("host key", "ホストキー", "blik", "pinim", "pinimi"), "pin"),
     # Quebec French names a PIN "NIP" (numéro d'identification personnel); alone, "NIP" is the Polish
     # tax number, which is no secret.
     **dict.fromkeys(
@@ -216,6 +229,8 @@ CODE_QUALIFIERS: frozenset[str] = _words(
     verificação verificacion verificación vérification verifica desbloqueio desbloqueo
     déverrouillage armario armário taquilla casier spind lucchetto cajero portone portoncino
     citofono interfone interfono intercom porteiro portier
+    immobilizer immobiliser szlabanu szlaban furtki bramki skrzynki szafki garażu garazu klatki
+    kasadaki kasanın kasanin 解除 回復 バックアップ 認証 確認 ゲートの लॉकर बॉक्स गेट तिजोरी अलार्म दरवाज़े
     phone iphone ipad mobile cell cellphone laptop computer tablet screen lockscreen sim card debit
     téléphone telephone telefone teléfono telefono móvil movil celular portable handy ordinateur
     """
@@ -479,6 +494,26 @@ SEED_CONTEXT_WORDS: tuple[str, ...] = (
     "restore",
     "palabras de recuperación",
     "복구",
+    # "wallet" and "words" in other languages: Polish, German, French, Italian, Portuguese, Turkish,
+    # Vietnamese, Japanese.
+    "portfel",
+    "portfela",
+    "portfelu",
+    "slowa",
+    "słowa",
+    "wörter",
+    "portefeuille",
+    "mots",
+    "portafoglio",
+    "parole",
+    "carteira",
+    "palavras",
+    "cüzdan",
+    "kelime",
+    "kelimeler",
+    "ví",
+    "ウォレット",
+    "単語",
     # A wallet set up by someone else comes with "these words": the coin and the word itself are enough
     # context once twelve list words follow.
     *SEED_COIN_WORDS,

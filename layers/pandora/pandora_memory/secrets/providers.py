@@ -221,6 +221,17 @@ PROVIDER_RULES: tuple[PatternRule, ...] = (
         ("/api/webhooks/",),
         validate=_real,
     ),
+    # A Microsoft Teams incoming webhook (Office 365 connector): anyone with the URL posts into the
+    # channel. Its ids are GUIDs, so the shape checks of other keys do not apply.
+    rule(
+        "teams-webhook",
+        "teams_webhook",
+        r"(?P<secret>https://[A-Za-z0-9.\-]*\.webhook\.office\.com/webhookb2/[A-Za-z0-9@\-]{20,}"
+        r"/IncomingWebhook/[A-Za-z0-9]{16,}/[A-Za-z0-9\-]{20,}(?:/[A-Za-z0-9_\-]{10,})?)",
+        ("webhook.office.com",),
+    ),
+    # Twitch (and other RTMP) stream keys: "live_", the channel id, then the key.
+    _prefixed("twitch-stream-key", "stream_key", r"live_\d{6,12}_[A-Za-z0-9]{20,40}", "live_"),
     rule(
         "discord-bot-token",
         "discord_bot_token",

@@ -51,6 +51,8 @@ NEEDLES = (
     *("seed", "mnemonic", "recovery", "phrase", "wallet", "words", "metamask", "ledger", "trezor"),
     *SEED_COIN_WORDS,
     *("phantom", "restore", "frase", "semilla", "palabras"),
+    *("portfel", "slowa", "słowa", "wörter", "portefeuille", "mots", "portafoglio", "parole", "carteira"),
+    *("palavras", "cüzdan", "kelime", "ví", "ウォレット", "単語"),
     *("시드", "구문", "니모닉", "복구", "助记词", "シード"),
 )
 

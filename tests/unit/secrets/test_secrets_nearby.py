@@ -268,6 +268,13 @@ FOUND_IN_MORE_LANGUAGES_AND_FORMS = [
     # An immobiliser's code, security answers.
     ("the immobilizer code for the van is 3391, the garage needs it", "3391"),
     ("my mother's maiden name is Thistlewood, the bank asks for it", "Thistlewood"),
+    # "..., mine is": the value the noun asked for; a one-time code someone sent.
+    ("the bank wants a memorable word, mine is Hebden, is that safe?", "Hebden"),
+    ("the courier app sent me a code 558120, they say to read it out on the phone", "558120"),
+    # App passwords named in Polish, Turkish or as an environment variable; a 64-hex signing secret.
+    ("hasło aplikacji do poczty: qwer tyui opas dfgh", "qwer tyui opas dfgh"),
+    ('APPLE_APP_SPECIFIC_PASSWORD="mnbv-cxzl-kjhg-fdsa" in the ci file', "mnbv-cxzl-kjhg-fdsa"),
+    ("jwt secret: 3f1c9a2e7b4d4e0a9c1f2d8e6b5a4c303f1c9a2e7b4d4e0a9c1f2d8e6b5a4c30", "3f1c9a2e7b4d4e0a"),
 ]
 
 
@@ -320,6 +327,10 @@ LOOKALIKES_THAT_STAY = [
     "where do I find the host key in zoom settings?",
     "indirim kodu YAZ20 sepette çalışmıyor",
     "my first pet was a hamster called nothing special",
+    "they sent me a code but it expired before i could use it",
+    "i sent you the code 2024 version of the report",
+    "which password manager do you use? mine is bitwarden",
+    "the release sha256 is 3f1c9a2e7b4d4e0a9c1f2d8e6b5a4c303f1c9a2e7b4d4e0a9c1f2d8e6b5a4c30",
 ]
 
 

@@ -203,7 +203,8 @@ _KOREAN_NEW_VALUE = LazyPattern(
 # credential, a comma, then "it's" and the value.
 _COMMA_ITS = LazyPattern(
     r"(?:[ \t]+[^\s:=,;!?.]+){0,6}?[ \t]*,[ \t]*"
-    r"(?:it's been|its been|it’s been|it has been|it's|it’s|its|it is)[ \t]+" + _PROSE_VALUE,
+    r"(?:it's been|its been|it’s been|it has been|it's|it’s|its|it is|mine is|mine's|mine’s)[ \t]+"
+    + _PROSE_VALUE,
     re.IGNORECASE,
 )
 # "the PIN for the joint card before the bank closes it Friday. It's 7366.": for a PIN or a password, the

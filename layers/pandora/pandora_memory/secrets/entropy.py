@@ -24,7 +24,8 @@ LOOK_AHEAD = 96
 _TOKEN = re.compile(r"(?<![A-Za-z0-9+/=_\-.~!#$%&*?^])[A-Za-z0-9+/_\-.~!#$%&*?^]{16,}={0,2}")
 _KINDS = {"password": "password", "pin": "pin", "code": "access_code"}
 _HEX_SECRET_FAMILIES = frozenset({"token", "secret", "auth"})
-_HEX_SECRET = re.compile(r"[0-9a-f]{32}")  # Twilio, Datadog...; 40 and 64 are git and sha256
+# Twilio, Datadog... (32), and a signing secret (64: "jwt secret: 9793..."); 40 is a git commit's.
+_HEX_SECRET = re.compile(r"[0-9a-f]{32}|[0-9a-f]{64}")
 _HASH_WORDS = re.compile(r"sha|md5|hash|checksum|digest|commit|etag|fingerprint|sum\b|build|version|\bid\b")
 # `request_id=...`, `"trace": "...`: the value of a named field right before the token.
 _FIELD_NAME = re.compile(r"([A-Za-z_][\w.\-]{0,60})[\"']?[ \t]*[:=][ \t]*[\"']?$")
@@ -53,7 +54,7 @@ def _named_as_something_else(text: str, start: int, head: Head) -> bool:
 
 
 def _hex_secret_after(text: str, head: Head, start: int, end: int) -> bool:
-    """ "twilio auth token. current one 1868c1bc...": 32 hex digits after a token or secret noun
+    """ "twilio auth token. current one 1868c1bc...": 32 or 64 hex digits after a token or secret noun
     are the secret, unless a word around them says hash, digest or commit."""
     if (
         head.family not in _HEX_SECRET_FAMILIES

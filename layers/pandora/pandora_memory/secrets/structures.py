@@ -28,6 +28,7 @@ from pandora_memory.secrets.user_pairs import (
 )
 from pandora_memory.secrets.user_pairs import NEEDLES as USER_PAIR_NEEDLES
 from pandora_memory.secrets.values import (
+    YEAR,
     components,
     has_digit,
     has_password_shape,
@@ -236,6 +237,26 @@ def vercel_token_shapes(text: str) -> Iterator[Candidate]:
         mixed = not value.islower() and not value.isupper() and sum(ch.isdigit() for ch in value) >= 2
         if mixed and looks_random(value) and not is_dismissed(value):
             yield Candidate("vercel_token", *match.span(), "vercel-token-shape", PRIORITY)
+
+
+# A one-time code someone sent or asks to be sent ("WhatsApp sent me a code 960235", "send me the
+# code 4471 they texted you"): whoever has it takes the account over.
+_SENT_CODE = re.compile(
+    r"(?i:\b(?:sent|texted|send|text|gave|give|forward|read)\s+(?:me|you|him|her|them|us)\s+"
+    r"(?:a|the|this|that|my|your)\s+(?:\w+\s+)?code)[ \t:]*(?:is|was|of)?[ \t:]*"
+    r"(?P<secret>\d{4,8})(?![\w.,]\d)"
+)
+
+
+def sent_codes(text: str) -> Iterator[Candidate]:
+    for match in _SENT_CODE.finditer(text):
+        # "sent you the code 2024 version": a year that goes on to name something.
+        if (
+            YEAR.fullmatch(match.group("secret"))
+            and text[match.end() : match.end() + 2].strip()[:1].isalpha()
+        ):
+            continue
+        yield Candidate("access_code", *match.span("secret"), "sent-code", PRIORITY)
 
 
 # An authenticator's setup key as apps show it: base32 in groups of four ("svbx fa4l kb7x sn6k o2t3"),
@@ -508,12 +529,19 @@ APP_PASSWORD_NEEDLES = (
     "app passwort",
     "app-wachtwoord",
     "app-specific password",
+    "specific_password",
+    "haslo aplikacji",
+    "hasło aplikacji",
+    "uygulama sifresi",
+    "uygulama şifresi",
+    "mật khẩu ứng dụng",
     "앱 비밀번호",
     "앱비밀번호",
     "앱 비번",
 )
 _APP_PASSWORD = re.compile(
-    r"(?i:app[ \-](?:specific[ \-])?(?:password|passwort|wachtwoord)|앱 ?비밀번호|앱 비번)[^\n]{0,60}?"
+    r"(?i:app(?:lication)?[ \-_](?:specific[ \-_])?(?:password|passwort|wachtwoord)|has[lł]o aplikacji"
+    r"|uygulama [sş]ifresi|mật khẩu ứng dụng|앱 ?비밀번호|앱 비번)[^\n]{0,60}?"
     r"(?<![a-z])(?P<secret>[a-z]{4}(?:[ \-]?[a-z]{4}){3})(?![a-z])"
 )
 
@@ -547,6 +575,7 @@ STRUCTURE_RULES: tuple[StructureRule, ...] = (
     StructureRule(("licen", "product key", "activation", "serial", "cd key"), licence_keys),
     StructureRule(("aws", "akia"), aws_secret_shapes),
     StructureRule(("vercel",), vercel_token_shapes),
+    StructureRule(("code",), sent_codes),
     StructureRule(
         ("authenticator", "setup key", "totp", "2fa", "mfa", "otp", "two-factor"), authenticator_keys
     ),

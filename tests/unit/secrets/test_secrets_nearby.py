@@ -264,6 +264,10 @@ FOUND_IN_MORE_LANGUAGES_AND_FORMS = [
     # A meeting's host key; Japanese: a host key, and "pass" for the password.
     ("the zoom host key for the board call is 550912", "550912"),
     ("ホストキーは 604417 です、共有しないで", "604417"),
+    ("キャッシュカードの暗証番号は父の誕生日の0412にした", "0412"),
+    ("マンションの玄関のコード、住人用は 7305 です", "7305"),
+    ("回復コード: 4kq2-88ru x7pz-19ma もらった", "4kq2-88ru"),
+    ("ऑफिस का लॉकर कोड 6612 है, किसी को मत बताना", "6612"),
     ("共有アカウントのパスは Kenkyu_2024! です", "Kenkyu_2024!"),
     # An immobiliser's code, security answers.
     ("the immobilizer code for the van is 3391, the garage needs it", "3391"),
@@ -327,6 +331,8 @@ LOOKALIKES_THAT_STAY = [
     "where do I find the host key in zoom settings?",
     "indirim kodu YAZ20 sepette çalışmıyor",
     "my first pet was a hamster called nothing special",
+    "2024年の売上は1500万円で、暗号化の話は来週にしよう",
+    "コードレビューは金曜日の1500から、部屋は3F",
     "they sent me a code but it expired before i could use it",
     "i sent you the code 2024 version of the report",
     "which password manager do you use? mine is bitwarden",

@@ -72,7 +72,7 @@ _CODE_HEADS = _words(
     kode koder koodi koodin koodit mã
     kód kódja kódot kódu kódem kódy كود الكود
     cod codul codului codu รหัส rahat ra-hat קוד הקוד کد کدش cód کوڈ কোড
-    kodlarim kodlarım कोड コード
+    kodlarim kodlarım
     """
 )
 # Compounds of "code" that say what they open (German, Dutch): found as "code" inside a word, so
@@ -104,6 +104,15 @@ HEAD_FAMILIES: dict[str, str] = {
     **dict.fromkeys(("mpin", "tpin", "공동현관"), "pin"),
     # A meeting's host key, a Polish BLIK payment code, Turkish "my PIN".
     **dict.fromkeys(("host key", "ホストキー", "blik", "pinim", "pinimi"), "pin"),
+    # Japanese and Hindi glue "code" to what it opens: the compounds are the heads.
+    **dict.fromkeys(
+        (
+            *("解除コード", "ゲートのコード", "回復コード", "バックアップコード", "認証コード", "確認コード"),
+            *("暗証コード", "パスコード", "ロック解除コード", "ドアのコード", "玄関のコード"),
+            *("लॉकर बॉक्स कोड", "लॉकर कोड", "गेट कोड", "दरवाज़े का कोड", "तिजोरी का कोड", "अलार्म कोड"),
+        ),
+        "pin",
+    ),
     # Quebec French names a PIN "NIP" (numéro d'identification personnel); alone, "NIP" is the Polish
     # tax number, which is no secret.
     **dict.fromkeys(
@@ -230,7 +239,7 @@ CODE_QUALIFIERS: frozenset[str] = _words(
     déverrouillage armario armário taquilla casier spind lucchetto cajero portone portoncino
     citofono interfone interfono intercom porteiro portier
     immobilizer immobiliser szlabanu szlaban furtki bramki skrzynki szafki garażu garazu klatki
-    kasadaki kasanın kasanin 解除 回復 バックアップ 認証 確認 ゲートの लॉकर बॉक्स गेट तिजोरी अलार्म दरवाज़े
+    kasadaki kasanın kasanin
     phone iphone ipad mobile cell cellphone laptop computer tablet screen lockscreen sim card debit
     téléphone telephone telefone teléfono telefono móvil movil celular portable handy ordinateur
     """

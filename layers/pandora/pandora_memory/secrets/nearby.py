@@ -114,9 +114,10 @@ def _triggers(text: str, lowered: str) -> Iterator[_Trigger]:
 
 # Four to forty digits (a router's key comes in five groups of four, backup codes in fours of eight),
 # maybe spaced or dashed in groups ("8 1 3 3", "73 19 46 82", "0-4-0-9"), maybe opening or closing on
-# the keypad's # or * key; not a price, a time, a decimal or part of a word.
+# the keypad's # or * key; not a price, a time, a decimal or part of a Latin word (Japanese glues
+# digits to kana: "誕生日の0917にしてる").
 _DIGIT_CODE = re.compile(
-    r"(?<![\w.,/:$€£#*+-])[#*]?\d(?:(?:[ ]?-[ ]?|[ ])?\d){3,39}[#*]?(?![A-Za-z0-9_%€$£]|[.,:/]\d)"
+    r"(?<![A-Za-z0-9_.,/:$€£#*+-])[#*]?\d(?:(?:[ ]?-[ ]?|[ ])?\d){3,39}[#*]?(?![A-Za-z0-9_%€$£]|[.,:/]\d)"
 )
 # A value ends at blanks, quotes, brackets and where Korean or Japanese glues a particle on ("520662로").
 _TOKEN = re.compile(r"[^\s\"'`()\[\]{},;\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef]+")

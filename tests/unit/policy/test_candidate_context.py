@@ -33,6 +33,7 @@ class TestHearsay:
         habit = _decide("i read on the train every morning, it's the only quiet time i get")
         assert habit.memory_type is MemoryType.PREFERENCE, habit.reason
 
+    @pytest.mark.usefixtures("rules_only_types")
     def test_hearsay_the_user_acts_on_is_their_memory(self) -> None:
         decision = _decide("I read that Heroku is ending hobby dynos, so we're moving the bot to Fly.io")
         assert decision.status is CandidateStatus.CANDIDATE, decision.reason
@@ -336,6 +337,7 @@ def test_latin_words_glued_to_korean_particles_still_match_their_cues() -> None:
     assert glued.reason == spaced.reason
 
 
+@pytest.mark.usefixtures("rules_only_types")
 def test_generic_decision_wording_in_a_turn_about_the_business_is_a_business_priority() -> None:
     business = _decide("decided: no more discounts, not even for friends")
     product = _decide("decided: no more discount codes in the repo, an env var only")

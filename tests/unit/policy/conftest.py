@@ -10,8 +10,8 @@ def rules_only_lookup(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The lookup decision without the learned counts' say: for tests of what the written rules read,
     where the counts would settle the score either way."""
     weights = retrieve_rules().weights
-    monkeypatch.setitem(weights, "learned_lift", 0.0)  # type: ignore[index]
-    monkeypatch.setitem(weights, "learned_lower", 0.0)  # type: ignore[index]
+    monkeypatch.setitem(weights, "learned_lift", 0.0)
+    monkeypatch.setitem(weights, "learned_lower", 0.0)
     yield
 
 

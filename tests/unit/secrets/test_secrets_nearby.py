@@ -279,6 +279,10 @@ FOUND_IN_MORE_LANGUAGES_AND_FORMS = [
     ("hasło aplikacji do poczty: qwer tyui opas dfgh", "qwer tyui opas dfgh"),
     ('APPLE_APP_SPECIFIC_PASSWORD="mnbv-cxzl-kjhg-fdsa" in the ci file', "mnbv-cxzl-kjhg-fdsa"),
     ("jwt secret: 3f1c9a2e7b4d4e0a9c1f2d8e6b5a4c303f1c9a2e7b4d4e0a9c1f2d8e6b5a4c30", "3f1c9a2e7b4d4e0a"),
+    # A key that opens with a slash, a safe by where it stands, an e-PIN.
+    ("the secret for it is /Qm7RzT2kVx9LpN4wYc8HbJ3dFs6GtA1eUoKiPl0n ok", "Qm7RzT2kVx9LpN4wYc8HbJ3d"),
+    ("the wall safe behind the mirror is 22-41-07", "22-41-07"),
+    ("e-pin for the exam portal: 5520918374", "5520918374"),
 ]
 
 
@@ -336,6 +340,8 @@ LOOKALIKES_THAT_STAY = [
     "they sent me a code but it expired before i could use it",
     "i sent you the code 2024 version of the report",
     "which password manager do you use? mine is bitwarden",
+    "DB_PASSWORD= (empty for the local container) but prod sets it from the vault",
+    "the safest option is to wait 2-3 days and retry",
     "the release sha256 is 3f1c9a2e7b4d4e0a9c1f2d8e6b5a4c303f1c9a2e7b4d4e0a9c1f2d8e6b5a4c30",
 ]
 

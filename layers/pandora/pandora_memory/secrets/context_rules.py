@@ -426,9 +426,20 @@ _MEASURE_AFTER = re.compile(
 _INDIAN_POSTCODE = re.compile(r"[1-9]\d{5}")
 
 
+def _in_a_remark(text: str, start: int) -> bool:
+    """ "REDIS_PASSWORD= (left blank for local)": the first word of a bracketed remark where a value
+    would be is none (a bracketed value holds no blank: "pass (Kx7-pine)")."""
+    if start == 0 or text[start - 1] != "(":
+        return False
+    close = text.find(")", start, start + 80)
+    return close > 0 and " " in text[start:close]
+
+
 def _candidate(head: Head, match: re.Match[str], form: str, covered: Coverage) -> Candidate | None:
     start, end, value = value_span(match)
     if value.isdigit() and _MEASURE_AFTER.match(match.string, end):
+        return None
+    if _in_a_remark(match.string, start):
         return None
     if head.word == "pincode" and _INDIAN_POSTCODE.fullmatch(value):
         return None  # "kothrud pincode 411038": in India a pincode is the postcode (a Dutch one has 4 digits)

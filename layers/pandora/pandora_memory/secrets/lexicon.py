@@ -92,6 +92,8 @@ LOCK_HEADS: frozenset[str] = frozenset(
         *("combination lock", "lock combination", "bike lock combo", "combo lock"),
         # Polish: a safe, a combination; Japanese: a safe's and a padlock's number.
         *("sejf", "szyfr", "金庫の番号", "南京錠の番号", "金庫番号"),
+        # A safe by where it stands or what it holds ("the safe in the closet is 36-14-52").
+        *("the safe", "my safe", "wall safe", "gun safe", "floor safe", "hotel safe", "office safe"),
     }
 )
 LOCK_MIN_DIGITS = 3
@@ -103,7 +105,7 @@ HEAD_FAMILIES: dict[str, str] = {
     # opens on a number alone ("공동현관 #8676").
     **dict.fromkeys(("mpin", "tpin", "공동현관"), "pin"),
     # A meeting's host key, a Polish BLIK payment code, Turkish "my PIN".
-    **dict.fromkeys(("host key", "ホストキー", "blik", "pinim", "pinimi"), "pin"),
+    **dict.fromkeys(("host key", "ホストキー", "blik", "pinim", "pinimi", "e-pin", "epin"), "pin"),
     # Japanese and Hindi glue "code" to what it opens: the compounds are the heads.
     **dict.fromkeys(
         (

@@ -169,9 +169,11 @@ def is_reference(value: str) -> bool:
 
 def is_path(value: str) -> bool:
     if _PATH_PREFIX.match(value):
-        # "/TmoUfvlk8+pLdrIBL53UX…": one leading slash before forty characters of base64 is a key that
-        # happens to open with "/", not a path (a path has more than one segment or a plain name).
-        return not (value.count("/") == 1 and len(value) >= 30 and "+" in value and value[0] == "/")
+        # "/TmoUfvlk8+pLdrIBL53UX…", "/aamnmkRUIkDgXLEh…": one leading slash before thirty or more random
+        # characters is a key that happens to open with "/", not a path (a path has more than one
+        # segment or a plain name).
+        one_segment = value.count("/") == 1 and len(value) >= 30 and value[0] == "/"
+        return not (one_segment and ("+" in value or looks_random(value[1:])))
     if "+" in value or "=" in value:
         return False
     if _FILE_SUFFIX.search(value) and ("/" in value or "\\" in value):

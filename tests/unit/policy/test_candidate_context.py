@@ -223,7 +223,7 @@ def test_refusing_a_proposal_accepts_nothing_from_it() -> None:
 
 def test_sending_the_drafted_message_accepts_it_and_refusing_to_send_it_does_not() -> None:
     reply = 'You could reply: "Happy to swap the 12th if we swap back on the 26th, so the kids get both."'
-    for sent in ("sent it like that", "sent it as is", "she said ok, swapped"):
+    for sent in ("sent it like that", "sent it as is", "she said ok, swapped", "ok sending that tonight"):
         decision = should_auto_create_memory_candidate(sent, reply, namespace="real_life")
         assert decision.should_create_candidate, decision.reason
         assert "candidate.assistant.accepted" in decision.rules
@@ -710,6 +710,7 @@ def test_a_debt_with_its_sums_and_months_is_a_risk_not_a_business_priority() -> 
     [
         "for the visa forms: home is Lindenweg 14, and my PESEL is 85031204567",
         "my AMKA is 22118504417, the clinic keeps asking",
+        "packages go to my place now: 1408 W Fulton Ave, set it as the default",
     ],
 )
 def test_a_home_and_an_identifying_number_stated_as_the_users_are_a_private_record(message: str) -> None:
@@ -750,6 +751,8 @@ def test_who_someone_is_to_the_user_reads_the_same_contracted(message: str) -> N
         ("waitin on the council tae send the parking permit", MemoryType.OPEN_LOOP),
         ("the club found out about my drink driving conviction, the committee meets friday", MemoryType.RISK),
         ("put 200 on betway again last night, down 900 this month", MemoryType.RISK),
+        ("uninstalled the rummy app again, third time this month", MemoryType.RISK),
+        ("have to pay dev back the 300 by friday. no excuses this time", MemoryType.OPEN_LOOP),
     ],
 )
 def test_dropped_gs_criminal_records_and_betting_sites_are_read(

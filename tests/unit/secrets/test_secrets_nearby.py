@@ -342,6 +342,8 @@ LOOKALIKES_THAT_STAY = [
     "which password manager do you use? mine is bitwarden",
     "DB_PASSWORD= (empty for the local container) but prod sets it from the vault",
     "the safest option is to wait 2-3 days and retry",
+    "sign-in fails with AADSTS50126, is the password wrong or the account locked?",
+    "refund pay_Lx8Qw2Rt5Yz1Ab or order_Mp4Kd9Ws2Ne7Cq? which one do i pass to the api",
     "the release sha256 is 3f1c9a2e7b4d4e0a9c1f2d8e6b5a4c303f1c9a2e7b4d4e0a9c1f2d8e6b5a4c30",
 ]
 

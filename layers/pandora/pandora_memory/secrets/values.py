@@ -77,7 +77,8 @@ _DIGEST_PREFIX = re.compile(r"^(?:sha(?:1|224|256|384|512)|md5|blake2b?|xxh\d*)[
 _OBJECT_ID = re.compile(
     r"^(?:msg|toolu|chatcmpl|cmpl|run|thread|asst|file|batch|step|call|resp|req|evt|ch|pi|pm|seti|"
     r"prod|price|sub|si|in|ii|txn|acct|cus|card|src|tok|re|po|tr|py|cs|ba|btok|plink|inv|il|dp|"
-    r"ord|order|inv|tkt|ticket|trace|span|job|build|pr|cl|cmd|task|org|usr|user|team|proj|ws)"
+    r"ord|order|inv|tkt|ticket|trace|span|job|build|pr|cl|cmd|task|org|usr|user|team|proj|ws|"
+    r"pay|rfnd|cust|plan|pout|setl|item)"
     r"[_\-][A-Za-z0-9]{6,40}$"
 )
 # Keys made to be published: Stripe and Mapbox publishable keys, Toss Payments client keys, Langfuse
@@ -208,6 +209,11 @@ def is_hostname(token: str) -> bool:
 def is_published_key(value: str) -> bool:
     """A key made to ship in client code (pk_live_..., phc_...): never a credential, whatever names it."""
     return _PUBLIC_PREFIX.match(value) is not None
+
+
+def is_object_id(value: str) -> bool:
+    """An API object's id by its prefix ("order_NzX3vW1pQa9cYe", "cus_Q2x..."): named, not secret."""
+    return _OBJECT_ID.match(value) is not None
 
 
 def is_public_identifier(token: str) -> bool:

@@ -87,7 +87,8 @@ def entropy_candidates(
         first = bisect.bisect_left(ends, head.start - LOOK_BEHIND)
         last = bisect.bisect_right(starts, head.end + LOOK_AHEAD)
         for start, end in tokens[first:last]:
-            while end > start and text[end - 1] in ".-_~":
+            # A sentence's end is no part of the token ("order_Mp4Kd9Ws2Ne7Cq?"); "!" may be a password's.
+            while end > start and text[end - 1] in ".-_~?":
                 end -= 1
             if start in seen or start == head.start:
                 continue

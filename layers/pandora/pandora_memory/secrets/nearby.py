@@ -149,8 +149,8 @@ _NUMBERED_BEFORE = re.compile(
 )
 # A dependency pinned to a version ("numpy<2", "django>=4.2", "react@18"): "pin" is a verb there.
 _REQUIREMENT = re.compile(r"[A-Za-z][\w.\-]*(?:[<>]=?|[=!~]=)\d[\w.*]*|[a-z][a-z0-9.\-]*@\d{1,2}(?:\.\d+)*")
-# An error or status code ("E-1021", "ERR-404"; Microsoft sign-in's "AADSTS50126").
-_ERROR_CODE = re.compile(r"[A-Za-z]{1,4}-\d{2,6}|AADSTS\d{4,6}")
+# An error or status code ("E-1021", "ERR-404"): letters, a dash, digits.
+_ERROR_CODE = re.compile(r"[A-Za-z]{1,4}-\d{2,6}")
 _EMAIL = re.compile(r"[^@\s]@[\w-]+\.[A-Za-z]")
 # A short code of letters and digits on a keypad ("58B21", "3C91").
 _KEYPAD_CODE = re.compile(r"(?=(?:[A-ZА-Я]*\d){2})(?=\d*[A-ZА-Я])[0-9A-ZА-Я]{4,8}")

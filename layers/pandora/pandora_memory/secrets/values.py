@@ -70,6 +70,8 @@ _DASHED_KEY_PATH = re.compile(r"[a-z]{3,}(?:[-.][a-z0-9_]+){2,}")
 _PATH_SPLIT = re.compile(r"[/\\]")
 _CHAIN_SPLIT = re.compile(r"[-_.@/]")
 _HEX = re.compile(r"^(?:0x)?[0-9a-fA-F]+$")
+# Microsoft sign-in errors ("AADSTS50126: invalid username or password"), quoted beside the word.
+_SIGN_IN_ERROR = re.compile(r"AADSTS\d{4,6}")
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
 _ULID = re.compile(r"^[0-7][0-9A-HJKMNP-TV-Z]{25}$")
 _VERSION = re.compile(r"^v?\d+(?:\.\d+){1,3}(?:[-+.][\w.\-]+)?$")
@@ -331,7 +333,13 @@ def has_password_shape(value: str) -> bool:
 
 def is_dismissed(value: str) -> bool:
     """The common exclusions of every context rule."""
-    return is_placeholder(value) or is_reference(value) or is_path(value) or is_public_jwt(value)
+    return (
+        is_placeholder(value)
+        or is_reference(value)
+        or is_path(value)
+        or is_public_jwt(value)
+        or _SIGN_IN_ERROR.fullmatch(value) is not None
+    )
 
 
 def is_key_path(value: str, *, lookup_qualified: bool) -> bool:

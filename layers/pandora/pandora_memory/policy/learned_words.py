@@ -121,18 +121,29 @@ def count(turns: Iterable[Turn], label_of: Callable[[Turn], str | None], min_cou
 class LearnedWords:
     labels: tuple[str, ...]
     log_prior: tuple[float, ...]
-    # Per label, each kept feature's log probability: one C-level sum per label over a turn's features.
-    log_word: tuple[Mapping[str, float], ...]
+    # Per label, the log probability of a kept feature it never saw, and how much more each feature it
+    # did see weighs (log((count + smoothing) / smoothing)): a turn's score is the prior, the unseen
+    # weight times its known features, and one C-level sum over the seen ones. Kept sparse so that a
+    # table loads in a few milliseconds on the first turn that needs it.
+    log_unseen: tuple[float, ...]
+    log_excess: tuple[Mapping[str, float], ...]
     vocabulary: frozenset[str]
+
+    def _score(self, index: int, known: frozenset[str]) -> float:
+        excess = self.log_excess[index]
+        return (
+            self.log_prior[index]
+            + len(known) * self.log_unseen[index]
+            + sum(map(excess.__getitem__, known & excess.keys()))
+        )
+
+    def _log_word(self, index: int, feature: str) -> float:
+        return self.log_unseen[index] + self.log_excess[index].get(feature, 0.0)
 
     def probabilities(self, text: str, namespace: str, among: Iterable[str]) -> dict[str, float]:
         """The probability of each label in `among` given the words, among those labels only."""
         known = features(text, namespace) & self.vocabulary
-        scores = {
-            label: self.log_prior[index] + sum(map(self.log_word[index].__getitem__, known))
-            for label in among
-            if (index := self._index(label)) >= 0
-        }
+        scores = {label: self._score(index, known) for label in among if (index := self._index(label)) >= 0}
         if not scores:
             return {}
         top = max(scores.values())
@@ -143,13 +154,7 @@ class LearnedWords:
     def log_odds(self, text: str, namespace: str, label: str, other: str) -> float:
         """log(P(label) / P(other)) given the words: exact where the probabilities round to 0 or 1."""
         known = features(text, namespace) & self.vocabulary
-        first, second = self._index(label), self._index(other)
-        return (
-            self.log_prior[first]
-            - self.log_prior[second]
-            + sum(map(self.log_word[first].__getitem__, known))
-            - sum(map(self.log_word[second].__getitem__, known))
-        )
+        return self._score(self._index(label), known) - self._score(self._index(other), known)
 
     def known_share(self, text: str) -> float:
         """The share of the text's words the counts know: little says a text is beyond them (another
@@ -159,9 +164,11 @@ class LearnedWords:
 
     def telling_words(self, text: str, namespace: str, chosen: str, other: str) -> list[str]:
         """The turn's words that most favour `chosen` over `other`, for the reason."""
-        favoured, against = self.log_word[self._index(chosen)], self.log_word[self._index(other)]
+        favoured, against = self._index(chosen), self._index(other)
         present = (features(text, namespace) & self.vocabulary) - {f"ns={namespace}"}
-        gains = sorted(((favoured[f] - against[f], f) for f in present), reverse=True)
+        gains = sorted(
+            ((self._log_word(favoured, f) - self._log_word(against, f), f) for f in present), reverse=True
+        )
         return [feature.replace("_", " ") for gain, feature in gains[:3] if gain > 0]
 
     def _index(self, label: str) -> int:
@@ -179,21 +186,19 @@ def learned_words(table: str, smoothing: float) -> LearnedWords:
 def from_counts(raw: Mapping[str, Any], smoothing: float) -> LearnedWords:
     labels = tuple(raw["turns"])
     turns = sum(raw["turns"].values())
-    vocabulary = len(raw["features"])
-    log_word: list[dict[str, float]] = []
-    for label in labels:
-        denominator = raw["totals"][label] + smoothing * vocabulary
-        log_word.append(
-            {
-                feature: math.log((counts.get(label, 0) + smoothing) / denominator)
-                for feature, counts in raw["features"].items()
-            }
-        )
+    features_: Mapping[str, Mapping[str, int]] = raw["features"]
+    log_excess: dict[str, dict[str, float]] = {label: {} for label in labels}
+    for feature, counts in features_.items():
+        for label, seen in counts.items():
+            log_excess[label][feature] = math.log((seen + smoothing) / smoothing)
     return LearnedWords(
         labels=labels,
         log_prior=tuple(math.log(raw["turns"][label] / turns) for label in labels),
-        log_word=tuple(log_word),
-        vocabulary=frozenset(raw["features"]),
+        log_unseen=tuple(
+            math.log(smoothing / (raw["totals"][label] + smoothing * len(features_))) for label in labels
+        ),
+        log_excess=tuple(log_excess[label] for label in labels),
+        vocabulary=frozenset(features_),
     )
 
 

@@ -778,6 +778,19 @@ def test_losses_arrears_and_final_notices_are_high(message: str) -> None:
     assert decision.requires_review
 
 
+@pytest.mark.parametrize(
+    ("message", "level"),
+    [
+        ("tuve dos ataques de pánico esta semana, uno en el subte", Sensitivity.PRIVATE),
+        ("mi primo perdió el trabajo y me debe 600 desde marzo", Sensitivity.HIGH),
+    ],
+)
+def test_spanish_crises_and_money_owed_are_sensitive(message: str, level: Sensitivity) -> None:
+    decision = _decide(message)
+    assert decision.sensitivity is level, decision.reason
+    assert decision.requires_review
+
+
 def test_a_chapter_rated_explicit_is_private_in_the_au() -> None:
     decision = _decide("chapter 12 is the explicit one, posting it rated E with its own warnings", "au")
     assert decision.sensitivity is Sensitivity.PRIVATE, decision.reason

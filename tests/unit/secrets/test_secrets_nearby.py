@@ -283,6 +283,13 @@ FOUND_IN_MORE_LANGUAGES_AND_FORMS = [
     ("the secret for it is /Qm7RzT2kVx9LpN4wYc8HbJ3dFs6GtA1eUoKiPl0n ok", "Qm7RzT2kVx9LpN4wYc8HbJ3d"),
     ("the wall safe behind the mirror is 22-41-07", "22-41-07"),
     ("e-pin for the exam portal: 5520918374", "5520918374"),
+    # Mexican Spanish says NIP too; the SAT's CIEC is a password; Spanish recovery codes; Korean codes
+    # that disarm, open a door lock's master mode, or recover an account.
+    ("el nip de mi tarjeta nueva es 4417, no lo olvides", "4417"),
+    ("mi CIEC del sat es Tlalpan2024, la necesita el contador", "Tlalpan2024"),
+    ("los codigos de recuperacion de google: 5512-8841", "5512-8841"),
+    ("현관 알람 해제 코드 3 9 1 7 이야", "3 9 1 7"),
+    ("구글 복구코드 KQ4M-7PLD-22XA 저장해둬", "KQ4M-7PLD-22XA"),
 ]
 
 

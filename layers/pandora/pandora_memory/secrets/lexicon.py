@@ -29,7 +29,7 @@ _PASSWORD_HEADS = _words(
     parolă parolei parolele รหัสผ่าน พาสเวิร์ด พาสเวิด rahatphan
     סיסמה סיסמא ססמה סיסמת סיסמאות סיסמתי رمز رمزم رمزش رمزشو رمزمو گذرواژه پسورد پسوردم پسوردش
     ramz ramze ramzam ramzesh ramzamo passwordam passwordesh nenosiri پاسورڈ পাসওয়ার্ড পাসওয়ার্ডটা
-    sifremi sifreyi sifreniz sifreleri mk パス
+    sifremi sifreyi sifreniz sifreleri mk パス ciec
     """
 ) | {
     "mot de passe",
@@ -119,6 +119,22 @@ HEAD_FAMILIES: dict[str, str] = {
     # tax number, which is no secret.
     **dict.fromkeys(
         ("mon nip", "ton nip", "son nip", "votre nip", "notre nip", "le nip", "nip de carte"), "pin"
+    ),
+    # ...and so does Mexican Spanish.
+    **dict.fromkeys(("mi nip", "tu nip", "su nip", "el nip", "nip de la", "nip del", "nip de mi"), "pin"),
+    # Korean: a disarm code, a door lock's master number, a one-time code, a recovery code.
+    **dict.fromkeys(
+        (
+            "해제 코드",
+            "해제코드",
+            "마스터 번호",
+            "마스터번호",
+            "일회용 코드",
+            "일회용코드",
+            "복구코드",
+            "복구 코드",
+        ),
+        "pin",
     ),
     # Korean says "door-lock number" for a door code: the number word alone names nothing.
     **dict.fromkeys(("도어락 번호", "현관 번호", "현관문 번호", "공동현관 번호", "pin 번호"), "pin"),
@@ -239,7 +255,7 @@ CODE_QUALIFIERS: frozenset[str] = _words(
     cadenas lucchetto vorhängeschloss segurança seguridad sécurité securite sicurezza sicherheit
     verificação verificacion verificación vérification verifica desbloqueio desbloqueo
     déverrouillage armario armário taquilla casier spind lucchetto cajero portone portoncino
-    citofono interfone interfono intercom porteiro portier
+    citofono interfone interfono intercom porteiro portier recuperacion recuperación respaldo
     immobilizer immobiliser szlabanu szlaban furtki bramki skrzynki szafki garażu garazu klatki
     kasadaki kasanın kasanin
     phone iphone ipad mobile cell cellphone laptop computer tablet screen lockscreen sim card debit

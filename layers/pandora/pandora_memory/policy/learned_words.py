@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
-from itertools import pairwise
+from itertools import pairwise, repeat
 from pathlib import Path
 from typing import Any
 
@@ -134,7 +134,7 @@ class LearnedWords:
         return (
             self.log_prior[index]
             + len(known) * self.log_unseen[index]
-            + sum(map(excess.__getitem__, known & excess.keys()))
+            + sum(map(excess.get, known, repeat(0.0)))
         )
 
     def _log_word(self, index: int, feature: str) -> float:

@@ -791,6 +791,23 @@ def test_spanish_crises_and_money_owed_are_sensitive(message: str, level: Sensit
     assert decision.requires_review
 
 
+@pytest.mark.parametrize(
+    ("message", "memory_type"),
+    [
+        ("a loja deu prejuízo de 3 mil em maio, segundo mês seguido", MemoryType.RISK),
+        ("falta renovar o seguro do carro, vence em 12/09", MemoryType.OPEN_LOOP),
+        ("não consigo fechar o caixa desde segunda, o sistema caiu", MemoryType.BLOCKER),
+        ("optamos por stripe para los pagos, mercado pago queda afuera", MemoryType.PROJECT_DECISION),
+    ],
+)
+def test_portuguese_and_spanish_statements_are_candidates_of_their_type(
+    message: str, memory_type: MemoryType
+) -> None:
+    decision = _decide(message)
+    assert decision.status is CandidateStatus.CANDIDATE, decision.reason
+    assert decision.memory_type is memory_type, decision.reason
+
+
 def test_a_chapter_rated_explicit_is_private_in_the_au() -> None:
     decision = _decide("chapter 12 is the explicit one, posting it rated E with its own warnings", "au")
     assert decision.sensitivity is Sensitivity.PRIVATE, decision.reason

@@ -187,6 +187,7 @@ LEAN_ON_THE_USERS_RECORD = [
     "qué colores habíamos elegido para el logo al final?",
     "recordame en qué habíamos quedado con el contador",
     "retomar el presupuesto de la boda, qué nos faltaba",
+    "lembra qual foi o preço que a gente combinou pro meu curso?",
     "how do i follow up with Annelie about the trip we keep postponing",
     "dad had another fall like the one in march",
     "write a note to ilse for the referral, you know the context",

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 from pandora_memory.policy.candidate import should_auto_create_memory_candidate
-from pandora_memory.policy.candidate_rules import candidate_rules
 from pandora_memory.policy.learned_words import (
     MIN_COUNT,
     TABLES,
@@ -38,12 +37,12 @@ def test_the_counts_are_those_of_the_labeled_turns(table: str) -> None:
 
 
 def test_rules_name_the_counts_they_were_tuned_with() -> None:
-    rules = candidate_rules()
+    candidate = section("candidate")
     for table, named in (
-        ("types", rules.learned_type_counts),
-        ("sensitivity", rules.learned_sensitivity_counts),
+        ("types", candidate["learned_type_counts"]),
+        ("sensitivity", candidate["learned_sensitivity_counts"]),
         ("retrieve", section("retrieve")["learned_counts"]),
-        ("candidate", rules.learned_candidate_counts),
+        ("candidate", candidate["learned_candidate_counts"]),
     ):
         digest = hashlib.sha256(_counts_text(table).encode("utf-8")).hexdigest()[:16]
         assert named == digest, f"new {table} counts: make learned-words"

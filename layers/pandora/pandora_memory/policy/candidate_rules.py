@@ -225,12 +225,9 @@ class CandidateRules:
     learned_type_weight: float
     learned_type_min_probability: float
     learned_type_without_evidence: float
-    learned_type_counts: str
     learned_sensitive_probability: float
     learned_candidate_log_odds: float
     learned_candidate_lift: float
-    learned_candidate_counts: str
-    learned_sensitivity_counts: str
     real_life_only_types: frozenset[MemoryType]
     fallback_type: Mapping[str, MemoryType]
     chosen_type: Mapping[str, MemoryType]
@@ -579,12 +576,9 @@ def candidate_rules() -> CandidateRules:
         learned_type_weight=float(table["learned_type_weight"]),
         learned_type_min_probability=float(table["learned_type_min_probability"]),
         learned_type_without_evidence=float(table["learned_type_without_evidence"]),
-        learned_type_counts=str(table["learned_type_counts"]),
         learned_sensitive_probability=float(table["learned_sensitive_probability"]),
         learned_candidate_log_odds=float(table["learned_candidate_log_odds"]),
         learned_candidate_lift=float(table["learned_candidate_lift"]),
-        learned_candidate_counts=str(table["learned_candidate_counts"]),
-        learned_sensitivity_counts=str(table["learned_sensitivity_counts"]),
         real_life_only_types=frozenset(MemoryType(name) for name in table["real_life_only_types"]),
         fallback_type={ns: MemoryType(name) for ns, name in table["fallback_type"].items()},
         chosen_type={ns: MemoryType(name) for ns, name in table["chosen_type"].items()},

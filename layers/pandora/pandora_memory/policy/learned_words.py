@@ -69,10 +69,15 @@ TABLES: dict[str, tuple[str, Callable[[Turn], str | None]]] = {
 }
 
 
-@lru_cache(maxsize=8)  # both tables read the same turn: its features are found once
+@lru_cache(maxsize=8)  # every table reads the same turn: its words are found once
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(_WORD.findall(text.lower()))
+
+
+@lru_cache(maxsize=8)
 def features(text: str, namespace: str) -> frozenset[str]:
     """Lower-cased words, adjacent word pairs and the namespace."""
-    words = _WORD.findall(text.lower())
+    words = _words(text)
     found = set(words)
     found.update(map("_".join, pairwise(words)))
     found.add(f"ns={namespace}")
@@ -159,7 +164,7 @@ class LearnedWords:
     def known_share(self, text: str) -> float:
         """The share of the text's words the counts know: little says a text is beyond them (another
         language), whatever its probabilities."""
-        words = _WORD.findall(text.lower())
+        words = _words(text)
         return sum(word in self.vocabulary for word in words) / len(words) if words else 0.0
 
     def telling_words(self, text: str, namespace: str, chosen: str, other: str) -> list[str]:

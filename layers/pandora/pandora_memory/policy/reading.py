@@ -44,8 +44,9 @@ class Reading:
     """What the classifier concluded about the (redacted) turn, before status and review."""
 
     memory_type: MemoryType = MemoryType.NONE
-    # The type the rules' evidence points at; memory_type may differ where learned words chose between
-    # types with evidence. Review and sensitivity follow the evidence, the label the choice.
+    # The type the rules' evidence points at (the counts' own where a lifted turn had none);
+    # memory_type may differ where the learned words chose another. Review and sensitivity follow the
+    # evidence, the label the choice.
     evidence_type: MemoryType = MemoryType.NONE
     is_candidate: bool = False
     confidence: float = 0.0
@@ -404,7 +405,9 @@ def _conclude(
         logit -= rules.assistant_derived_penalty
     reading.is_candidate = True
     reading.evidence_type = best_type
-    learned = None if fallback or chosen else _learned_choice(ranked, words, namespace, rules)
+    # A type the counts gave a lifted turn is their only contender: there is nothing left to choose.
+    by_rules = not (fallback or chosen or typed_by_counts)
+    learned = _learned_choice(ranked, words, namespace, rules) if by_rules else None
     if learned is not None and learned is not best_type:
         counts = learned_words("types", rules.learned_smoothing)
         telling = counts.telling_words(words, namespace.value, learned.value, best_type.value)

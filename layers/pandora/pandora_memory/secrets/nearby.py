@@ -197,6 +197,12 @@ def _word_before(lowered: str, start: int, reach: int) -> str:
     return words[-1] if words else ""
 
 
+def _lead(text: str, start: int, reach: int) -> str:
+    """The blank-separated piece of text right before `start`, lower-cased ("at", "c'est", "pw:"), or ""."""
+    pieces = text[max(0, start - reach) : start].lower().split()
+    return pieces[-1] if pieces else ""
+
+
 def _sentence(text: str, start: int, end: int) -> str:
     """The sentence around [start, end), lower-cased."""
     opening = max((m.end() for m in _SENTENCE_END.finditer(text, max(0, start - 200), start)), default=0)
@@ -243,18 +249,16 @@ def _digit_code(text: str, match: re.Match[str]) -> bool:
         return False  # "ticket #55120", "order no. 4471": a number of something, not a code
     if not _typed_like_a_code(value.strip("#*")):
         return False
-    if _CLOCK.fullmatch(value):
-        lead = text[max(0, match.start() - 8) : match.start()].lower().split()
-        if lead and lead[-1] in _TIME_LEADS:
-            return False  # "the alarm went off at 0300": a time of day
+    if _CLOCK.fullmatch(value) and _lead(text, match.start(), 8) in _TIME_LEADS:
+        return False  # "the alarm went off at 0300": a time of day
     if value[-1] in "#*":
         return True  # typed on a keypad ("1953*"), not a year
     if YEAR.fullmatch(value):
         # "password 2025 rotation": a year the sentence goes on from dates it; "c'est 1945" states it.
-        lead = text[max(0, match.start() - 12) : match.start()].lower().split()
-        if lead and lead[-1] in _YEAR_LEADS:
+        lead = _lead(text, match.start(), 12)
+        if lead in _YEAR_LEADS:
             return False
-        stated = bool(lead and (lead[-1] in _COPULAS or lead[-1].endswith((":", "="))))
+        stated = lead in _COPULAS or lead.endswith((":", "="))
         return CLAUSE_END.match(text, match.end()) is not None or stated
     return True
 
